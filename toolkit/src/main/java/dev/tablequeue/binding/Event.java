@@ -1,0 +1,15 @@
+package dev.tablequeue.binding;
+
+/** A statement of the queue that a binding may replace with the service's own SQL. */
+public enum Event {
+    CLAIM,
+    FETCH,
+    ACK,
+    RETRY,
+    RETRY_AFTER,
+    DISCARD,
+    DEAD_LETTER,
+    EXTEND,
+    LOCK,
+    UNLOCK
+}

@@ -1,0 +1,447 @@
+package dev.tablequeue.dialect;
+
+import dev.tablequeue.binding.ClockSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.KeyPart;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.SQLDialect;
+import org.jooq.SelectField;
+import org.jooq.SortField;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The statements every built-in dialect shares, built with jOOQ and rendered for {@link #sqlDialect()}. A
+ * dialect overrides the statements whose shape differs on its server (claims, locks, returning rows).
+ */
+public abstract class JooqQueueDialect implements QueueDialect {
+    private final SQLDialect sqlDialect;
+
+    protected JooqQueueDialect(SQLDialect sqlDialect) {
+        this.sqlDialect = sqlDialect;
+    }
+
+    @Override
+    public SQLDialect sqlDialect() {
+        return sqlDialect;
+    }
+
+    /** A fresh writer for one statement. */
+    protected StatementWriter writer() {
+        return new StatementWriter(DSL.using(sqlDialect, StatementWriter.settings()));
+    }
+
+    // ---- pieces ----
+
+    /** "Now" for comparisons with {@code column}: the host's time as a param, or the database's clock. */
+    @SuppressWarnings("unchecked")
+    protected <T> Field<T> now(StatementWriter w, RoleBinding<?> b, Field<T> column) {
+        if (b.clock() == ClockSource.DATABASE) {
+            return (Field<T>) databaseNow();
+        }
+        return w.bind(Param.of(Param.Kind.NOW, column), column);
+    }
+
+    /** The conditions that make a row claimable: its group, due, unfinished, and (lease form) unleased. */
+    protected Condition claimable(StatementWriter w, RoleBinding<?> b) {
+        List<Condition> conditions = new ArrayList<>();
+        b.column(Role.GROUP).ifPresent(g -> conditions.add(typed(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
+        b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
+        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(p.isNull()));
+        if (b.form() == Form.LEASE) {
+            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+            conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
+        }
+        return DSL.and(conditions);
+    }
+
+    /** Claim order: priority, then retry_after, then id, each where the table has it. */
+    protected List<SortField<?>> claimOrder(RoleBinding<?> b) {
+        List<SortField<?>> order = new ArrayList<>();
+        b.column(Role.PRIORITY).ifPresent(p -> order.add(p.asc()));
+        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(r.asc()));
+        order.add(b.id().asc());
+        return order;
+    }
+
+    /**
+     * The columns a claim or fetch returns for {@code shape}. Where {@code stamped}, the attempt is read as
+     * it was before the stamp counted it.
+     */
+    protected List<SelectField<?>> shape(RoleBinding<?> b, ClaimShape shape, boolean stamped) {
+        List<Field<?>> columns = switch (shape) {
+            case IDS -> List.of(b.id());
+            case ROWS -> b.rowColumns();
+            case ROLES -> {
+                List<Field<?>> roles = new ArrayList<>();
+                roles.add(b.id());
+                for (Role role : new Role[] {Role.PARTITION_KEY, Role.ATTEMPT, Role.HEADERS, Role.PAYLOAD}) {
+                    b.column(role).ifPresent(roles::add);
+                }
+                roles.addAll(b.headerFields());
+                yield roles;
+            }
+        };
+        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
+        List<SelectField<?>> fields = new ArrayList<>(columns.size());
+        for (Field<?> c : columns) {
+            if (stamped && attempt.isPresent() && c.getName().equals(attempt.get().getName())) {
+                fields.add(attemptBefore(attempt.get()));
+            } else {
+                fields.add(unqualified(c));
+            }
+        }
+        return fields;
+    }
+
+    /** {@code attempt - 1 AS attempt}: the attempt as it stood before a stamp counted it. */
+    protected Field<?> attemptBefore(Field<?> attempt) {
+        Field<Object> a = typed(unqualified(attempt));
+        return a.minus(DSL.inline(1)).as(attempt.getName());
+    }
+
+    /** {@code attempt + 1}, for the SET clause that counts a delivery. */
+    protected Field<Object> attemptPlusOne(Field<?> attempt) {
+        return typed(unqualified(attempt)).plus(DSL.inline(1));
+    }
+
+    /** The column by its name alone, so that statements read it in any FROM clause. */
+    @SuppressWarnings("unchecked")
+    protected static <T> Field<T> unqualified(Field<T> column) {
+        return (Field<T>) DSL.field(DSL.name(column.getName()), column.getDataType());
+    }
+
+    /** A column seen as Field&lt;Object&gt;, for building statements over columns of any type. */
+    @SuppressWarnings("unchecked")
+    protected static Field<Object> typed(Field<?> column) {
+        return (Field<Object>) unqualified(column);
+    }
+
+    /** The id condition {@code id = ?}. */
+    protected Condition idIs(StatementWriter w, RoleBinding<?> b) {
+        Field<Object> id = typed(b.id());
+        return id.eq(w.bind(Param.of(Param.Kind.ID, b.id()), id));
+    }
+
+    /** In the lease form, {@code locked_until = ?held}: the settlement takes effect only with the token. */
+    protected Condition holdsLease(StatementWriter w, RoleBinding<?> b) {
+        if (b.form() != Form.LEASE) {
+            return DSL.noCondition();
+        }
+        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+        return lease.eq(w.bind(Param.of(Param.Kind.LEASE_HELD, lease), lease));
+    }
+
+    /** The text of a row's advisory key: literal parts as params, columns cast to text. */
+    protected Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
+        List<Field<String>> parts = new ArrayList<>();
+        for (KeyPart part : b.advisoryKey()) {
+            if (part instanceof KeyPart.Literal l) {
+                parts.add(w.text(Param.constant(l.text())));
+            } else if (part instanceof KeyPart.Column c) {
+                parts.add(unqualified(c.field()).cast(SQLDataType.VARCHAR));
+            }
+        }
+        return parts.size() == 1 ? parts.get(0) : DSL.concat(parts.toArray(Field[]::new));
+    }
+
+    /** The binding's table, typed for jOOQ's DSL. */
+    @SuppressWarnings("unchecked")
+    protected static Table<Record> table(RoleBinding<?> b) {
+        return (Table<Record>) b.table();
+    }
+
+    // ---- claims ----
+
+    @Override
+    public Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
+        requireForm(b);
+        StatementWriter w = writer();
+        DSLContext dsl = w.dsl();
+        if (b.fifo()) {
+            return w.statement("fifo claim", dsl.select(shape(b, shape, false))
+                    .from(b.table())
+                    .where(typed(b.id()).eq(fifoHead(w, b)))
+                    .and(dueAndUnfinished(w, b))
+                    .forUpdate()
+                    .skipLocked());
+        }
+        return w.statement("claim", dsl.select(shape(b, shape, false))
+                .from(b.table())
+                .where(claimable(w, b))
+                .orderBy(claimOrder(b))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT)))
+                .forUpdate()
+                .skipLocked());
+    }
+
+    /** The id of a FIFO group's head: its first unfinished row in claim order, due or not. */
+    protected Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
+        Field<Object> group = typed(b.column(Role.GROUP).orElseThrow());
+        Condition unfinished = b.column(Role.PROCESSED_AT).map(Field::isNull).orElse(DSL.noCondition());
+        return DSL.field(w.dsl().select(typed(b.id()))
+                .from(b.table())
+                .where(group.eq(w.bind(Param.of(Param.Kind.GROUP), group)))
+                .and(unfinished)
+                .orderBy(claimOrder(b))
+                .limit(DSL.inline(1)));
+    }
+
+    /** A FIFO head may be taken when it is due, unfinished and (lease form) unleased. */
+    protected Condition dueAndUnfinished(StatementWriter w, RoleBinding<?> b) {
+        List<Condition> conditions = new ArrayList<>();
+        b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
+        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
+        if (b.form() == Form.LEASE) {
+            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+            conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
+        }
+        return DSL.and(conditions);
+    }
+
+    @Override
+    public Statement leaseStamp(RoleBinding<?> b, int count) {
+        StatementWriter w = writer();
+        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        set.put(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));
+        b.column(Role.ATTEMPT).ifPresent(a -> set.put(typed(a), attemptPlusOne(a)));
+        return w.statement("lease stamp", w.dsl().update(table(b)).set(set).where(typed(b.id()).in(ids(w, b, count))));
+    }
+
+    @Override
+    public Statement leaseExtend(RoleBinding<?> b) {
+        StatementWriter w = writer();
+        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+        Map<Field<?>, Field<?>> set = Map.of(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));
+        return w.statement("extend", w.dsl().update(table(b))
+                .set(set)
+                .where(idIs(w, b))
+                .and(lease.eq(w.bind(Param.of(Param.Kind.LEASE_HELD, lease), lease))));
+    }
+
+    /** {@code count} id placeholders, for an IN list. */
+    protected List<Field<Object>> ids(StatementWriter w, RoleBinding<?> b, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count);
+        }
+        List<Field<Object>> ids = new ArrayList<>(count);
+        Field<Object> id = typed(b.id());
+        for (int i = 0; i < count; i++) {
+            ids.add(w.bind(Param.at(Param.Kind.ID, b.id(), i), id));
+        }
+        return ids;
+    }
+
+    @Override
+    public Statement fetchByIds(RoleBinding<?> b, ClaimShape shape, int count, boolean stamped) {
+        StatementWriter w = writer();
+        return w.statement("fetch", w.dsl().select(shape(b, shape, stamped))
+                .from(b.table())
+                .where(typed(b.id()).in(ids(w, b, count))));
+    }
+
+    // ---- settlements ----
+
+    @Override
+    public Statement ack(RoleBinding<?> b) {
+        return finish(b, "ack");
+    }
+
+    @Override
+    public Statement discard(RoleBinding<?> b) {
+        return finish(b, "discard");
+    }
+
+    /** Marks processed_at, or deletes the row, while (lease form) the row holds the token. */
+    protected Statement finish(RoleBinding<?> b, String purpose) {
+        StatementWriter w = writer();
+        Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
+        if (processed.isPresent()) {
+            Field<Object> p = typed(processed.get());
+            Map<Field<?>, Field<?>> set = Map.of(p, now(w, b, p));
+            return w.statement(purpose, w.dsl().update(table(b))
+                    .set(set)
+                    .where(idIs(w, b))
+                    .and(holdsLease(w, b)));
+        }
+        return w.statement(purpose, w.dsl().deleteFrom(table(b)).where(idIs(w, b)).and(holdsLease(w, b)));
+    }
+
+    @Override
+    public Optional<Statement> retry(RoleBinding<?> b) {
+        StatementWriter w = writer();
+        return switch (b.form()) {
+            case ROW_LOCK -> b.column(Role.ATTEMPT).map(a -> w.statement("retry", w.dsl().update(table(b))
+                    .set(Map.of(typed(a), attemptPlusOne(a)))
+                    .where(idIs(w, b))));
+            case LEASE -> {
+                Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+                Map<Field<?>, Field<?>> set = Map.of(lease, DSL.inline(null, lease));
+                yield Optional.of(w.statement("retry", w.dsl().update(table(b))
+                        .set(set)
+                        .where(idIs(w, b))
+                        .and(holdsLease(w, b))));
+            }
+            case ADVISORY -> Optional.empty();
+        };
+    }
+
+    @Override
+    public Statement retryAfter(RoleBinding<?> b) {
+        Field<?> column = b.column(Role.RETRY_AFTER).orElseThrow(() -> new DialectException(name(), b.tableName(),
+                "a delayed retry needs a retryAfter column"));
+        StatementWriter w = writer();
+        Field<Object> retryAfter = typed(column);
+        Field<Object> at = b.clock() == ClockSource.DATABASE
+                ? typed(databaseNowPlus(w))
+                : w.bind(Param.of(Param.Kind.RETRY_AT, retryAfter), retryAfter);
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        set.put(retryAfter, at);
+        if (b.form() == Form.ROW_LOCK) {
+            b.column(Role.ATTEMPT).ifPresent(a -> set.put(typed(a), attemptPlusOne(a)));
+        } else if (b.form() == Form.LEASE) {
+            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+            set.put(lease, DSL.inline(null, lease));
+        }
+        return w.statement("retry after", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
+    }
+
+    /** The database's clock plus a {@link Param.Kind#DELAY} param. */
+    protected abstract Field<?> databaseNowPlus(StatementWriter w);
+
+    @Override
+    public Statement deadLetterToGroup(RoleBinding<?> b) {
+        Field<?> column = b.column(Role.GROUP).orElseThrow(() -> new DialectException(name(), b.tableName(),
+                "a dead letter into a group needs a group column; name a dead-letter table instead"));
+        StatementWriter w = writer();
+        Field<Object> group = typed(column);
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        set.put(group, w.bind(Param.of(Param.Kind.DESTINATION), group));
+        if (b.form() == Form.LEASE) {
+            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+            set.put(lease, DSL.inline(null, lease));
+        }
+        return w.statement("dead letter", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public List<Statement> deadLetterToTable(RoleBinding<?> b, Table<?> target) {
+        List<Field<?>> columns = b.rowColumns();
+        List<Field<?>> into = new ArrayList<>(columns.size());
+        List<SelectField<?>> from = new ArrayList<>(columns.size());
+        for (Field<?> c : columns) {
+            into.add(unqualified(c));
+            from.add(unqualified(c));
+        }
+        StatementWriter copy = writer();
+        Statement insert = copy.statement("dead letter copy", copy.dsl().insertInto((Table<Record>) target)
+                .columns(into)
+                .select(copy.dsl().select(from).from(b.table()).where(idIs(copy, b)).and(holdsLease(copy, b))));
+        StatementWriter remove = writer();
+        Statement delete = remove.statement("dead letter delete", remove.dsl().deleteFrom(table(b))
+                .where(idIs(remove, b))
+                .and(holdsLease(remove, b)));
+        return List.of(insert, delete);
+    }
+
+    // ---- inserts, savepoints ----
+
+    @Override
+    public Statement insert(RoleBinding<?> b) {
+        StatementWriter w = writer();
+        List<Field<?>> columns = b.insertColumns();
+        List<Field<?>> into = new ArrayList<>(columns.size());
+        List<Field<?>> values = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            Field<?> c = columns.get(i);
+            into.add(unqualified(c));
+            values.add(w.bind(Param.at(Param.Kind.VALUE, c, i), typed(c)));
+        }
+        return w.statement("insert", w.dsl().insertInto(table(b)).columns(into).values(values));
+    }
+
+    @Override
+    public String savepoint(String name) {
+        return "SAVEPOINT " + savepointName(name);
+    }
+
+    @Override
+    public String savepointRollback(String name) {
+        return "ROLLBACK TO SAVEPOINT " + savepointName(name);
+    }
+
+    private static String savepointName(String name) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]{0,30}")) {
+            throw new IllegalArgumentException("a savepoint name is a plain identifier: " + name);
+        }
+        return name;
+    }
+
+    // ---- values ----
+
+    /**
+     * A time in the JDBC type of its column: {@code OffsetDateTime} for time-zone-aware columns, a UTC
+     * {@code LocalDateTime} for the others. SQLite overrides this: it keeps times as text.
+     */
+    @Override
+    public Object timeValue(Field<?> column, Instant instant) {
+        Class<?> type = column == null ? OffsetDateTime.class : column.getType();
+        if (type == LocalDateTime.class) {
+            return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+        }
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+
+    @Override
+    public boolean claimsInParallel() {
+        return true;
+    }
+
+    @Override
+    public boolean advisoryKeysInProcess() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsNotify() {
+        return false;
+    }
+
+    @Override
+    public Optional<Statement> notify(String channel) {
+        return Optional.empty();
+    }
+
+    /** Refuses identifiers of the binding longer than {@code limit} (bytes or characters, as the server counts). */
+    protected void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
+        List<String> names = new ArrayList<>();
+        names.add(b.table().getName());
+        b.roles().values().forEach(f -> names.add(f.getName()));
+        b.headerFields().forEach(f -> names.add(f.getName()));
+        b.data().forEach(f -> names.add(f.getName()));
+        for (String n : names) {
+            int length = bytes ? n.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : n.length();
+            if (length > limit) {
+                throw new DialectException(name(), b.tableName(), "the name \"" + n + "\" is " + length
+                        + (bytes ? " bytes" : " characters") + ", over the server's limit of " + limit);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.tablequeue.dialect;
+
+import java.util.Objects;
+import org.jooq.Field;
+
+/**
+ * One {@code ?} of a built statement: what value goes there. The runtime binds a statement's params in
+ * order from a {@link Binds}; time values are converted by the dialect for the column they compare with.
+ *
+ * @param kind what the value is
+ * @param column the column the value is written to or compared with, where that decides its JDBC type
+ * @param index the position in a list (the n-th id of an IN list, the n-th insert column), else 0
+ * @param constant the value itself, for {@link Kind#CONSTANT}
+ */
+public record Param(Kind kind, Field<?> column, int index, Object constant) {
+
+    /** What a {@link Param} stands for. */
+    public enum Kind {
+        /** The delivery's id (or the {@code index}-th id of a list). */
+        ID,
+        /** The subscription's group. */
+        GROUP,
+        /** "Now" from the host clock, in {@code column}'s type. */
+        NOW,
+        /** The time a delayed retry comes due, in {@code column}'s type. */
+        RETRY_AT,
+        /** A delay added to the database's clock, in the dialect's unit. */
+        DELAY,
+        /** How many rows a claim may take. */
+        LIMIT,
+        /** The lease expiry a claim or extension writes. */
+        LEASE_UNTIL,
+        /** The lease expiry the delivery holds: its ownership token. */
+        LEASE_HELD,
+        /** A dead letter's destination group. */
+        DESTINATION,
+        /** An advisory lock key, or a key a guard locks. */
+        KEY,
+        /** The {@code index}-th value of an insert, for {@code column}. */
+        VALUE,
+        /** A value fixed when the statement was built (a literal part of a key, a channel name). */
+        CONSTANT
+    }
+
+    public Param {
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    public static Param of(Kind kind) {
+        return new Param(kind, null, 0, null);
+    }
+
+    public static Param of(Kind kind, Field<?> column) {
+        return new Param(kind, column, 0, null);
+    }
+
+    public static Param at(Kind kind, Field<?> column, int index) {
+        return new Param(kind, column, index, null);
+    }
+
+    public static Param constant(Object value) {
+        return new Param(Kind.CONSTANT, null, 0, value);
+    }
+}

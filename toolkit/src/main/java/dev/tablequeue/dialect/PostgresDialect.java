@@ -1,0 +1,211 @@
+package dev.tablequeue.dialect;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Isolation;
+import dev.tablequeue.binding.Opening;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Record1;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * PostgreSQL 11 or later, in every form.
+ *
+ * <p>A lease claim is one statement: a CTE locks the claimable rows with {@code SKIP LOCKED}, the UPDATE
+ * stamps them and returns them (the CTE runs once, so its LIMIT holds). Advisory locks and FIFO guards lock
+ * a 64-bit {@code hashtextextended} of their key; two keys with one hash wait for each other, which delays a
+ * row and never delivers it twice.
+ */
+public final class PostgresDialect extends JooqQueueDialect {
+    /** Postgres keeps identifiers (and LISTEN channels) up to 63 bytes. */
+    public static final int MAX_IDENTIFIER_BYTES = 63;
+
+    private static final List<Isolation> OPENS =
+            List.of(Isolation.READ_COMMITTED, Isolation.REPEATABLE_READ, Isolation.SERIALIZABLE);
+
+    public PostgresDialect() {
+        super(SQLDialect.POSTGRES);
+    }
+
+    @Override
+    public String name() {
+        return "postgres";
+    }
+
+    @Override
+    public boolean supportsForm(Form form) {
+        return true;
+    }
+
+    @Override
+    public void validate(RoleBinding<?> b) {
+        requireForm(b);
+        if (b.opening().orElse(null) == Isolation.READ_UNCOMMITTED) {
+            throw new DialectException(name(), b.tableName(), "Postgres runs READ UNCOMMITTED as READ COMMITTED,"
+                    + " so it is not opened; declare READ_COMMITTED");
+        }
+        requireOpening(b, OPENS);
+        requireNameLength(b, MAX_IDENTIFIER_BYTES, true);
+    }
+
+    @Override
+    public Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+        requireForm(b);
+        StatementWriter w = writer();
+        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        set.put(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));
+        b.column(Role.ATTEMPT).ifPresent(a -> set.put(typed(a), attemptPlusOne(a)));
+        if (b.fifo()) {
+            return w.statement("fifo lease claim", w.dsl().update(table(b))
+                    .set(set)
+                    .where(typed(b.id()).eq(fifoHead(w, b)))
+                    .and(dueAndUnfinished(w, b))
+                    .returning(shape(b, shape, true)));
+        }
+        CommonTableExpression<Record1<Object>> claimed = DSL.name("tq_claimed").fields("tq_id").as(w.dsl()
+                .select(typed(b.id()))
+                .from(b.table())
+                .where(claimable(w, b))
+                .orderBy(claimOrder(b))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT)))
+                .forUpdate()
+                .skipLocked());
+        Field<Object> claimedId = DSL.field(DSL.name("tq_claimed", "tq_id"));
+        return w.statement("lease claim", w.dsl().with(claimed)
+                .update(table(b))
+                .set(set)
+                .from(claimed)
+                .where(DSL.field(DSL.name(b.table().getName(), b.id().getName())).eq(claimedId))
+                .returning(shape(b, shape, true)));
+    }
+
+    @Override
+    public boolean claimLeaseStamps() {
+        return true;
+    }
+
+    @Override
+    public Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
+        if (!b.fifo() || b.form() != Form.ROW_LOCK) {
+            // A lease claim takes the head only while no lease holds it; the UPDATE's row lock orders claims.
+            return Optional.empty();
+        }
+        StatementWriter w = writer();
+        Field<String> key = DSL.concat(
+                w.text(Param.constant(b.tableName() + ":")),
+                w.text(Param.of(Param.Kind.GROUP)));
+        return Optional.of(new FifoGuard(w.statement("fifo guard", w.dsl().select(
+                DSL.field("pg_try_advisory_xact_lock(hashtextextended({0}, 0))", SQLDataType.BOOLEAN, key))),
+                true));
+    }
+
+    @Override
+    public Statement advisoryCandidates(RoleBinding<?> b) {
+        requireForm(b);
+        StatementWriter w = writer();
+        Field<String> key = keyText(w, b);
+        Condition unheld = DSL.condition("not exists (select 1 from pg_catalog.pg_locks tq_l"
+                + " where tq_l.locktype = 'advisory' and tq_l.objsubid = 1 and tq_l.granted"
+                + " and tq_l.classid = ((hashtextextended({0}, 0) >> 32) & 4294967295)::oid"
+                + " and tq_l.objid = (hashtextextended({1}, 0) & 4294967295)::oid)", key, keyText(w, b));
+        return w.statement("advisory candidates", w.dsl()
+                .select(unqualified(b.id()), key.as("tq_key"))
+                .from(b.table())
+                .where(claimable(w, b))
+                .and(unheld)
+                .orderBy(claimOrder(b))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    @Override
+    public Optional<Statement> advisoryLock(RoleBinding<?> b) {
+        return Optional.of(keyFunction("advisory lock", "pg_try_advisory_lock"));
+    }
+
+    @Override
+    public Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
+        return Optional.of(keyFunction("advisory unlock", "pg_advisory_unlock"));
+    }
+
+    private Statement keyFunction(String purpose, String function) {
+        StatementWriter w = writer();
+        Field<String> key = w.text(Param.of(Param.Kind.KEY));
+        return w.statement(purpose, w.dsl().select(
+                DSL.field(function + "(hashtextextended({0}, 0))", SQLDataType.BOOLEAN, key)));
+    }
+
+    @Override
+    public Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
+        requireForm(b);
+        StatementWriter w = writer();
+        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
+        if (attempt.isEmpty()) {
+            return w.statement("advisory take", w.dsl().select(shape(b, shape, false))
+                    .from(b.table())
+                    .where(idIs(w, b))
+                    .and(claimable(w, b)));
+        }
+        Map<Field<?>, Field<?>> set = Map.of(typed(attempt.get()), attemptPlusOne(attempt.get()));
+        return w.statement("advisory take", w.dsl().update(table(b))
+                .set(set)
+                .where(idIs(w, b))
+                .and(claimable(w, b))
+                .returning(shape(b, shape, true)));
+    }
+
+    @Override
+    public boolean advisoryTakeReturnsRows() {
+        return true;
+    }
+
+    @Override
+    public TransactionOpening transactionOpening(RoleBinding<?> b) {
+        Opening level = b.opening().orElse(null);
+        if (level == null) {
+            return TransactionOpening.DEFAULT;
+        }
+        validate(b);
+        return new TransactionOpening(false,
+                Optional.of("SET TRANSACTION ISOLATION LEVEL " + ((Isolation) level).sql()));
+    }
+
+    @Override
+    public Optional<Statement> notify(String channel) {
+        StatementWriter w = writer();
+        return Optional.of(w.statement("notify", w.dsl().select(DSL.field("pg_notify({0}, {1})", SQLDataType.VARCHAR,
+                w.text(Param.constant(channel)), w.text(Param.of(Param.Kind.GROUP))))));
+    }
+
+    @Override
+    public boolean supportsNotify() {
+        return true;
+    }
+
+    @Override
+    public Field<?> databaseNow() {
+        return DSL.field("statement_timestamp()", SQLDataType.TIMESTAMPWITHTIMEZONE);
+    }
+
+    @Override
+    protected Field<?> databaseNowPlus(StatementWriter w) {
+        Field<Double> seconds = w.bind(Param.of(Param.Kind.DELAY), SQLDataType.DOUBLE);
+        return DSL.field("(statement_timestamp() + make_interval(secs => {0}))",
+                SQLDataType.TIMESTAMPWITHTIMEZONE, seconds);
+    }
+
+    @Override
+    public Object delayValue(Duration delay) {
+        return delay.toNanos() / 1_000_000_000.0;
+    }
+}

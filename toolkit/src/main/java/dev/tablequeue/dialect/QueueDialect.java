@@ -1,0 +1,161 @@
+package dev.tablequeue.dialect;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Opening;
+import dev.tablequeue.binding.RoleBinding;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+
+/**
+ * The statements a queue runs on one database. One method per statement, each building it from a binding;
+ * the runtime calls them once, when a subscription opens, and then only binds and executes the result.
+ *
+ * <p>A dialect owns the final text of each statement: it builds with jOOQ where jOOQ renders what the server
+ * runs, and writes the statement itself where jOOQ's rendering is wrong for the server (see the notes on
+ * each built-in). A statement a dialect cannot build for a binding is refused with {@link DialectException}.
+ *
+ * <p>This SPI may still change before 1.0.
+ */
+public interface QueueDialect {
+
+    /** A short name for messages: "postgres", "mysql", "mariadb", "sqlite". */
+    String name();
+
+    /** The jOOQ dialect statements are rendered for. */
+    SQLDialect sqlDialect();
+
+    /** Whether tables of {@code form} can be served on this database. */
+    boolean supportsForm(Form form);
+
+    /**
+     * Refuses a binding this database cannot serve (a form, a level, a name over the server's limit), with
+     * a {@link DialectException} naming the table and the reason.
+     */
+    void validate(RoleBinding<?> binding);
+
+    // ---- claims ----
+
+    /** The row lock claim: due rows of the group in claim order, locked for the claim's transaction. */
+    Statement claimRowLock(RoleBinding<?> binding, ClaimShape shape);
+
+    /**
+     * The lease claim. Where {@link #claimLeaseStamps()} is true it selects, stamps and returns the rows in
+     * one statement; otherwise it selects and locks them, and the runtime runs {@link #leaseStamp} on their
+     * ids in the same transaction.
+     */
+    Statement claimLease(RoleBinding<?> binding, ClaimShape shape);
+
+    /** Whether {@link #claimLease} writes the leases itself. */
+    boolean claimLeaseStamps();
+
+    /** Writes the lease and counts the attempt of {@code count} rows a lease claim selected. */
+    Statement leaseStamp(RoleBinding<?> binding, int count);
+
+    /** Moves a lease forward while the row still holds the delivery's token. */
+    Statement leaseExtend(RoleBinding<?> binding);
+
+    /** The guard a FIFO claim runs first in its transaction, if the database needs one. */
+    Optional<FifoGuard> fifoGuard(RoleBinding<?> binding);
+
+    /** The advisory form's candidates: id and lock key of due rows, in claim order, keys held elsewhere left out where the database can see them. */
+    Statement advisoryCandidates(RoleBinding<?> binding);
+
+    /** Takes a key's lock for the session without waiting; one boolean-like column. Empty where the process keeps the keys. */
+    Optional<Statement> advisoryLock(RoleBinding<?> binding);
+
+    /** Releases a key's lock; one boolean-like column. Empty where the process keeps the keys. */
+    Optional<Statement> advisoryUnlock(RoleBinding<?> binding);
+
+    /**
+     * Takes a row whose key the session holds, while it is still claimable, counting the attempt. Where
+     * {@link #advisoryTakeReturnsRows()} is false it returns an update count and the runtime fetches the row
+     * with {@code fetchByIds(binding, shape, 1, true)}.
+     */
+    Statement advisoryTake(RoleBinding<?> binding, ClaimShape shape);
+
+    /** Whether {@link #advisoryTake} returns the row it took. */
+    boolean advisoryTakeReturnsRows();
+
+    /** Reads {@code count} rows by id; {@code stamped} reports the attempt as it was before a stamp counted it. */
+    Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped);
+
+    // ---- settlements ----
+
+    /** Acknowledges a row: sets processed_at, or deletes it. */
+    Statement ack(RoleBinding<?> binding);
+
+    /** Returns a row for another attempt now; empty where nothing needs writing (the rollback or the release returns it). */
+    Optional<Statement> retry(RoleBinding<?> binding);
+
+    /** Returns a row for another attempt once its retry_after comes (the binding must have retry_after). */
+    Statement retryAfter(RoleBinding<?> binding);
+
+    /** Drops a row: as an acknowledgement does. */
+    Statement discard(RoleBinding<?> binding);
+
+    /** Moves a row whose attempts are spent into another group, keeping its attempt. */
+    Statement deadLetterToGroup(RoleBinding<?> binding);
+
+    /** Moves a row into {@code target}, a table with the same columns: a copy, then a delete, in one transaction. */
+    List<Statement> deadLetterToTable(RoleBinding<?> binding, Table<?> target);
+
+    // ---- transactions, inserts, notifications ----
+
+    /** How to open the transactions of a delivery's work at the binding's level or mode. */
+    TransactionOpening transactionOpening(RoleBinding<?> binding);
+
+    /** Sets the savepoint a transactional handler's writes start after. */
+    String savepoint(String name);
+
+    /** Rolls back to {@link #savepoint}. */
+    String savepointRollback(String name);
+
+    /** The insert a publish runs: the binding's insert columns, bound as {@link Param.Kind#VALUE}s. */
+    Statement insert(RoleBinding<?> binding);
+
+    /** Announces a row of {@code channel}'s group to listeners; empty where the database has no notifications. */
+    Optional<Statement> notify(String channel);
+
+    /** The database's "now", as the statements of a binding on the database clock read it. */
+    Field<?> databaseNow();
+
+    // ---- values ----
+
+    /** The JDBC value of {@code instant} for a statement that compares it with or writes it to {@code column}. */
+    Object timeValue(Field<?> column, Instant instant);
+
+    /** The JDBC value of a delay added to the database's clock. */
+    Object delayValue(Duration delay);
+
+    /** Whether claims of one subscription may run side by side (false on SQLite, one writer at a time). */
+    boolean claimsInParallel();
+
+    /** Whether advisory keys live in the process (SQLite) rather than in the database session. */
+    boolean advisoryKeysInProcess();
+
+    /** Whether the database delivers notifications (LISTEN/NOTIFY). */
+    boolean supportsNotify();
+
+    /** Checks the binding's form is served, else refuses. */
+    default void requireForm(RoleBinding<?> binding) {
+        if (!supportsForm(binding.form())) {
+            throw new DialectException(name(), binding.tableName(),
+                    "the " + binding.form().name().toLowerCase().replace('_', ' ') + " form is not served here");
+        }
+    }
+
+    /** Refuses an opening this database does not open. */
+    default void requireOpening(RoleBinding<?> binding, List<? extends Opening> opens) {
+        binding.opening().ifPresent(level -> {
+            if (!opens.contains(level)) {
+                throw new DialectException(name(), binding.tableName(), "cannot open transactions at " + level
+                        + "; this database opens " + opens);
+            }
+        });
+    }
+}

@@ -1,0 +1,94 @@
+package dev.tablequeue.dialect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.Field;
+import org.jooq.QueryPart;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Renders one statement built with jOOQ and records what each of its {@code ?} binds.
+ *
+ * <p>Each bind is a jOOQ named parameter whose name indexes the {@link Param} it stands for. The statement is
+ * rendered with named parameters under a prefix no identifier carries, and each occurrence is then replaced
+ * by {@code ?} in order, so a parameter that appears twice is bound twice. Identifiers are always quoted.
+ */
+public final class StatementWriter {
+    private static final String PREFIX = "$tqp";
+    private static final Pattern NAMED = Pattern.compile(Pattern.quote(PREFIX) + "(\\d+)");
+
+    private final DSLContext dsl;
+    private final List<Param> declared = new ArrayList<>();
+
+    public StatementWriter(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /** The settings every dialect renders with. */
+    public static Settings settings() {
+        return new Settings()
+                .withRenderNamedParamPrefix(PREFIX)
+                .withRenderQuotedNames(RenderQuotedNames.ALWAYS)
+                .withRenderFormatted(false);
+    }
+
+    /** The context statements are built with. */
+    public DSLContext dsl() {
+        return dsl;
+    }
+
+    /** A placeholder for {@code param}, typed as {@code type} for jOOQ's API. */
+    public <T> Field<T> bind(Param param, DataType<T> type) {
+        String name = Integer.toString(declared.size());
+        declared.add(param);
+        return DSL.param(name, type);
+    }
+
+    /** A placeholder for {@code param}, typed as {@code like}'s column. */
+    public <T> Field<T> bind(Param param, Field<T> like) {
+        return bind(param, like.getDataType());
+    }
+
+    /** A placeholder for a text value. */
+    public Field<String> text(Param param) {
+        return bind(param, SQLDataType.VARCHAR);
+    }
+
+    /** A placeholder for an integer value. */
+    public Field<Integer> integer(Param param) {
+        return bind(param, SQLDataType.INTEGER);
+    }
+
+    /** Renders {@code part} as the statement for {@code purpose}. */
+    public Statement statement(String purpose, QueryPart part) {
+        return fromNamed(purpose, dsl.renderNamedParams(part));
+    }
+
+    /**
+     * Turns text with named placeholders (as {@link #render} writes them) into a statement: for a
+     * statement whose final text the dialect writes itself around jOOQ-rendered pieces.
+     */
+    public Statement fromNamed(String purpose, String named) {
+        Matcher m = NAMED.matcher(named);
+        StringBuilder sql = new StringBuilder(named.length());
+        List<Param> params = new ArrayList<>();
+        while (m.find()) {
+            params.add(declared.get(Integer.parseInt(m.group(1))));
+            m.appendReplacement(sql, "?");
+        }
+        m.appendTail(sql);
+        return new Statement(purpose, sql.toString(), params);
+    }
+
+    /** The named placeholder text of a field from {@link #bind}, for text a dialect writes itself. */
+    public String render(QueryPart part) {
+        return dsl.renderNamedParams(part);
+    }
+}
