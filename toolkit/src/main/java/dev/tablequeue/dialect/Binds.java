@@ -1,0 +1,115 @@
+package dev.tablequeue.dialect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The values one execution of a {@link Statement} binds, by {@link Param.Kind}. A caller sets the values its
+ * statement needs; {@link StatementBinder} reads them in the statement's order. Not thread-safe: one per
+ * execution, or one per worker reused.
+ */
+public final class Binds {
+    private Object id;
+    private List<?> ids = List.of();
+    private String group;
+    private Instant now;
+    private Instant retryAt;
+    private Duration delay;
+    private int limit;
+    private Instant leaseUntil;
+    private Instant leaseHeld;
+    private String destination;
+    private String key;
+    private List<?> values = List.of();
+
+    public Binds id(Object value) {
+        this.id = value;
+        return this;
+    }
+
+    public Binds ids(List<?> value) {
+        this.ids = value;
+        return this;
+    }
+
+    public Binds group(String value) {
+        this.group = value;
+        return this;
+    }
+
+    public Binds now(Instant value) {
+        this.now = value;
+        return this;
+    }
+
+    public Binds retryAt(Instant value) {
+        this.retryAt = value;
+        return this;
+    }
+
+    public Binds delay(Duration value) {
+        this.delay = value;
+        return this;
+    }
+
+    public Binds limit(int value) {
+        this.limit = value;
+        return this;
+    }
+
+    public Binds leaseUntil(Instant value) {
+        this.leaseUntil = value;
+        return this;
+    }
+
+    public Binds leaseHeld(Instant value) {
+        this.leaseHeld = value;
+        return this;
+    }
+
+    public Binds destination(String value) {
+        this.destination = value;
+        return this;
+    }
+
+    public Binds key(String value) {
+        this.key = value;
+        return this;
+    }
+
+    /** The values of an insert, in the order of the binding's insert columns. */
+    public Binds values(List<?> value) {
+        this.values = value;
+        return this;
+    }
+
+    /** The JDBC value {@code param} takes, converted by {@code dialect} where it is a time or a delay. */
+    public Object valueOf(Param param, QueueDialect dialect) {
+        return switch (param.kind()) {
+            case ID -> ids.isEmpty() ? id : ids.get(param.index());
+            case GROUP -> group;
+            case NOW -> time(dialect, param, now);
+            case RETRY_AT -> time(dialect, param, retryAt);
+            case DELAY -> dialect.delayValue(require(delay, param));
+            case LIMIT -> limit;
+            case LEASE_UNTIL -> time(dialect, param, leaseUntil);
+            case LEASE_HELD -> time(dialect, param, leaseHeld);
+            case DESTINATION -> destination;
+            case KEY -> key;
+            case VALUE -> values.get(param.index());
+            case CONSTANT -> param.constant();
+        };
+    }
+
+    private static Object time(QueueDialect dialect, Param param, Instant value) {
+        return dialect.timeValue(param.column(), require(value, param));
+    }
+
+    private static <T> T require(T value, Param param) {
+        if (value == null) {
+            throw new IllegalStateException("no value set for " + param.kind());
+        }
+        return value;
+    }
+}
