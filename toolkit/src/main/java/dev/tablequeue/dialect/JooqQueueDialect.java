@@ -132,6 +132,12 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return (Field<Object>) unqualified(column);
     }
 
+    /** An expression seen as Field&lt;Object&gt;, unchanged. */
+    @SuppressWarnings("unchecked")
+    protected static Field<Object> asObject(Field<?> expression) {
+        return (Field<Object>) expression;
+    }
+
     /** The id condition {@code id = ?}. */
     protected Condition idIs(StatementWriter w, RoleBinding<?> b) {
         Field<Object> id = typed(b.id());
@@ -309,7 +315,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
         StatementWriter w = writer();
         Field<Object> retryAfter = typed(column);
         Field<Object> at = b.clock() == ClockSource.DATABASE
-                ? typed(databaseNowPlus(w))
+                ? asObject(databaseNowPlus(w))
                 : w.bind(Param.of(Param.Kind.RETRY_AT, retryAfter), retryAfter);
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(retryAfter, at);
