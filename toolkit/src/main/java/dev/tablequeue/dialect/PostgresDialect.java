@@ -165,7 +165,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public boolean advisoryTakeReturnsRows() {
+    public boolean advisoryTakeReturnsRows(RoleBinding<?> b) {
         return true;
     }
 

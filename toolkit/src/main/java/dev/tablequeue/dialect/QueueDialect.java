@@ -73,13 +73,17 @@ public interface QueueDialect {
 
     /**
      * Takes a row whose key the session holds, while it is still claimable, counting the attempt. Where
-     * {@link #advisoryTakeReturnsRows()} is false it returns an update count and the runtime fetches the row
-     * with {@code fetchByIds(binding, shape, 1, true)}.
+     * {@link #advisoryTakeReturnsRows(RoleBinding)} is false it returns an update count and the runtime fetches
+     * the row with {@code fetchByIds(binding, shape, 1, true)}.
      */
     Statement advisoryTake(RoleBinding<?> binding, ClaimShape shape);
 
-    /** Whether {@link #advisoryTake} returns the row it took. */
-    boolean advisoryTakeReturnsRows();
+    /**
+     * Whether {@link #advisoryTake} returns the row it took. It may depend on the binding: a database without
+     * UPDATE .. RETURNING counts the attempt with an UPDATE, and reads a table without an attempt column with
+     * a SELECT.
+     */
+    boolean advisoryTakeReturnsRows(RoleBinding<?> binding);
 
     /** Reads {@code count} rows by id; {@code stamped} reports the attempt as it was before a stamp counted it. */
     Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped);

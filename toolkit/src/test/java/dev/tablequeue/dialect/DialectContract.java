@@ -791,7 +791,7 @@ public abstract class DialectContract {
     /** The advisory take of one row, fetching it where the take does not return it. */
     protected List<Map<String, Object>> take(Connection c, RoleBinding<?> b, long id) throws SQLException {
         Binds binds = new Binds().id(id).now(now).group("a");
-        if (dialect.advisoryTakeReturnsRows()) {
+        if (dialect.advisoryTakeReturnsRows(b)) {
             return query(c, dialect.advisoryTake(b, ClaimShape.ROLES), binds);
         }
         if (update(c, dialect.advisoryTake(b, ClaimShape.ROLES), binds) == 0) {
