@@ -30,6 +30,10 @@ import org.jooq.impl.SQLDataType;
  * a lease claim is that same locking select, which returns the attempt as it stands, and the runtime then
  * runs {@link #leaseStamp} on the ids it took, in the same transaction, and commits.
  *
+ * <p>InnoDB locks every row a locking read matches before it sorts them, so a claim that must sort keeps
+ * the whole group from other claims: a table wants an index in its claim order, (group, priority,
+ * retry_after, id) for the columns its binding names, so that a claim reads and locks its first rows alone.
+ *
  * <p><b>FIFO groups.</b> A FIFO claim first locks every unfinished row of its group that no other
  * transaction holds ({@code FOR UPDATE SKIP LOCKED} in a subquery, which both servers lock), and goes on only
  * if that was every one ({@link #fifoGuard}). Its transaction keeps them: in the row lock form until the
