@@ -35,13 +35,13 @@ class MySqlDialectTextTest {
         RoleBinding<Record> b = ordered().build();
         assertText(MARIADB.claimRowLock(b, ClaimShape.ROLES),
                 "select `id`, `attempt`, `payload` from `jobs` where (`grp` = ? and `retry_after` <= ?"
-                        + " and `jobs`.`processed_at` is null) order by `jobs`.`priority` asc,"
-                        + " `jobs`.`retry_after` asc, `jobs`.`id` asc fetch next ? rows only for update skip locked",
+                        + " and `processed_at` is null) order by `priority` asc,"
+                        + " `retry_after` asc, `id` asc fetch next ? rows only for update skip locked",
                 Kind.GROUP, Kind.NOW, Kind.LIMIT);
         assertText(MYSQL.claimRowLock(b, ClaimShape.ROLES),
                 "select `id`, `attempt`, `payload` from `jobs` where (`grp` = ? and `retry_after` <= ?"
-                        + " and `jobs`.`processed_at` is null) order by `jobs`.`priority` asc,"
-                        + " `jobs`.`retry_after` asc, `jobs`.`id` asc limit ? for update skip locked",
+                        + " and `processed_at` is null) order by `priority` asc,"
+                        + " `retry_after` asc, `id` asc limit ? for update skip locked",
                 Kind.GROUP, Kind.NOW, Kind.LIMIT);
     }
 
@@ -51,8 +51,8 @@ class MySqlDialectTextTest {
         assertThat(MARIADB.claimLeaseStamps()).isFalse();
         assertText(MARIADB.claimLease(b, ClaimShape.ROLES),
                 "select `id`, `attempt`, `payload` from `jobs` where (`grp` = ? and `retry_after` <= ?"
-                        + " and `jobs`.`processed_at` is null and (`locked_until` is null or `locked_until` <= ?))"
-                        + " order by `jobs`.`priority` asc, `jobs`.`retry_after` asc, `jobs`.`id` asc"
+                        + " and `processed_at` is null and (`locked_until` is null or `locked_until` <= ?))"
+                        + " order by `priority` asc, `retry_after` asc, `id` asc"
                         + " fetch next ? rows only for update skip locked",
                 Kind.GROUP, Kind.NOW, Kind.NOW, Kind.LIMIT);
         assertThat(MARIADB.claimLease(b, ClaimShape.ROLES).purpose()).isEqualTo("lease claim");
@@ -82,8 +82,8 @@ class MySqlDialectTextTest {
                 Kind.GROUP, Kind.GROUP);
         assertText(MARIADB.claimRowLock(b, ClaimShape.IDS),
                 "select `id` from `jobs` where (`id` = (select `id` from `jobs` where (`grp` = ?"
-                        + " and `jobs`.`processed_at` is null) order by `jobs`.`priority` asc, `jobs`.`retry_after` asc,"
-                        + " `jobs`.`id` asc fetch next 1 rows only) and `retry_after` <= ? and `processed_at` is null)"
+                        + " and `processed_at` is null) order by `priority` asc, `retry_after` asc,"
+                        + " `id` asc fetch next 1 rows only) and `retry_after` <= ? and `processed_at` is null)"
                         + " for update skip locked",
                 Kind.GROUP, Kind.NOW);
         assertSameBeyondLimit(MARIADB.claimRowLock(b, ClaimShape.IDS), MYSQL.claimRowLock(b, ClaimShape.IDS));
@@ -106,9 +106,9 @@ class MySqlDialectTextTest {
                 + " sha2(concat(lower(database()), '.', %1$s), 256), concat(lower(database()), '.', %1$s))";
         assertText(MARIADB.advisoryCandidates(b),
                 "select `id`, concat(?, cast(`id` as char)) as `tq_key` from `jobs` where (`grp` = ?"
-                        + " and `retry_after` <= ? and `jobs`.`processed_at` is null and (is_free_lock("
+                        + " and `retry_after` <= ? and `processed_at` is null and (is_free_lock("
                         + String.format(name, "?, cast(`id` as char)") + ") = 1))"
-                        + " order by `jobs`.`retry_after` asc, `jobs`.`id` asc fetch next ? rows only",
+                        + " order by `retry_after` asc, `id` asc fetch next ? rows only",
                 Kind.CONSTANT, Kind.GROUP, Kind.NOW, Kind.CONSTANT, Kind.CONSTANT, Kind.CONSTANT, Kind.LIMIT);
         assertText(MARIADB.advisoryLock(b).orElseThrow(),
                 "select get_lock(" + String.format(name, "?") + ", 0)", Kind.KEY, Kind.KEY, Kind.KEY);
@@ -117,7 +117,7 @@ class MySqlDialectTextTest {
         assertThat(MARIADB.advisoryTakeReturnsRows(b)).isFalse();
         assertText(MARIADB.advisoryTake(b, ClaimShape.ROLES),
                 "update `jobs` set `attempt` = (`attempt` + 1) where (`id` = ? and `grp` = ? and `retry_after` <= ?"
-                        + " and `jobs`.`processed_at` is null)",
+                        + " and `processed_at` is null)",
                 Kind.ID, Kind.GROUP, Kind.NOW);
         assertSameBeyondLimit(MARIADB.advisoryCandidates(b), MYSQL.advisoryCandidates(b));
         assertSameBeyondLimit(MARIADB.advisoryLock(b).orElseThrow(), MYSQL.advisoryLock(b).orElseThrow());
