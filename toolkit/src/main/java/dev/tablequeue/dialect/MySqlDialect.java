@@ -131,9 +131,10 @@ public final class MySqlDialect extends JooqQueueDialect {
     /**
      * Locks every unfinished row of the group that no other transaction holds, and answers whether that was
      * all of them. A row another claim holds (in the row lock form: a delivery in work) is skipped, not
-     * waited for, and the answer is false, so the claim takes nothing. The rows read without a lock and the
-     * rows locked are compared as sets, so a row committed between the two reads makes the answer false
-     * (a later claim takes it) rather than hiding a held one.
+     * waited for, and the answer is false, so the claim takes nothing; its transaction should then end, as it
+     * holds the rows it did lock. The answer compares sets, not counts: every unfinished row the statement
+     * reads must be among those it locked, so a held row answers false whatever commits meanwhile, where a
+     * count could be balanced by a row committed between the two reads.
      */
     @Override
     public Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
