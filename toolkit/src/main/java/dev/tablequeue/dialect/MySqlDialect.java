@@ -180,20 +180,23 @@ public final class MySqlDialect extends JooqQueueDialect {
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
+    /** {@code GET_LOCK(name, 0)}: 1 where it took the key, without waiting. */
     @Override
     public Optional<Statement> advisoryLock(RoleBinding<?> b) {
-        StatementWriter w = writer();
-        Field<String> name = lockName(w, b, w.text(Param.of(Param.Kind.KEY)));
-        return Optional.of(w.statement("advisory lock",
-                w.dsl().select(DSL.field("get_lock({0}, 0)", SQLDataType.INTEGER, name))));
+        return Optional.of(onLockName(b, "advisory lock", "get_lock({0}, 0)"));
     }
 
+    /** {@code RELEASE_LOCK(name)}: 1 where the session held the key. */
     @Override
     public Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
+        return Optional.of(onLockName(b, "advisory unlock", "release_lock({0})"));
+    }
+
+    /** {@code SELECT function(name)} on the lock name of a {@link Param.Kind#KEY}. */
+    private Statement onLockName(RoleBinding<?> b, String purpose, String function) {
         StatementWriter w = writer();
         Field<String> name = lockName(w, b, w.text(Param.of(Param.Kind.KEY)));
-        return Optional.of(w.statement("advisory unlock",
-                w.dsl().select(DSL.field("release_lock({0})", SQLDataType.INTEGER, name))));
+        return w.statement(purpose, w.dsl().select(DSL.field(function, SQLDataType.INTEGER, name)));
     }
 
     /**
