@@ -303,13 +303,15 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Statement retryAfter(RoleBinding<?> b) {
         Field<?> column = b.column(Role.RETRY_AFTER).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a delayed retry needs a retryAfter column"));
         StatementWriter w = writer();
         Field<Object> retryAfter = typed(column);
         Field<Object> at = b.clock() == ClockSource.DATABASE
-                ? typed(databaseNowPlus(w))
+                // cast, not typed(..): typed() renames a field by its name, and a plain SQL field's name is its text
+                ? (Field<Object>) databaseNowPlus(w)
                 : w.bind(Param.of(Param.Kind.RETRY_AT, retryAfter), retryAfter);
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(retryAfter, at);
