@@ -1,0 +1,469 @@
+package dev.tablequeue.dialect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tablequeue.binding.Isolation;
+import dev.tablequeue.binding.RoleBinding;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.jooq.Record;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The SQLite dialect's lease form, dead letters, inserts and refusals, run on a SQLite file. */
+class SqliteDialectTest {
+    private static final SqliteDialect DIALECT = SqliteQueues.DIALECT;
+    /** The host's "now" the statements bind: the tests move it instead of waiting. */
+    private static final Instant T0 = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private static SqliteQueues queues;
+
+    @BeforeAll
+    static void open() {
+        queues = new SqliteQueues("sqlite_dialect");
+    }
+
+    @AfterAll
+    static void close() {
+        queues.close();
+    }
+
+    private static Binds claim(String group, Instant now, int limit) {
+        return new Binds().group(group).now(now).limit(limit).leaseUntil(now.plus(LEASE));
+    }
+
+    private static Binds settle(long id, Instant held, Instant now) {
+        return new Binds().id(id).leaseHeld(held).now(now).retryAt(now.plusSeconds(60)).destination("escalated");
+    }
+
+    private static Set<Long> ids(List<Map<String, Object>> rows) {
+        return rows.stream().map(r -> ((Number) r.get("id")).longValue()).collect(Collectors.toSet());
+    }
+
+    // ---- the lease claim ----
+
+    @Test
+    void a_lease_claim_takes_the_first_due_unfinished_unleased_rows_of_its_group_in_claim_order() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_claim_order");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.ROLES);
+        try (Connection c = queues.connect()) {
+            long a = queues.insert(c, t, "g", 1, T0.minusSeconds(10));
+            long bb = queues.insert(c, t, "g", 0, T0.minusSeconds(5));
+            long cc = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
+            long d = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
+            queues.insert(c, t, "g", 0, T0.plusSeconds(60)); // not due
+            long processed = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
+            queues.set(c, t, processed, "processed_at", SqliteTime.format(T0.minusSeconds(1)));
+            long leased = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
+            queues.set(c, t, leased, "locked_until", SqliteTime.format(T0.plusSeconds(10)));
+            long expired = queues.insert(c, t, "g", 0, T0.minusSeconds(40));
+            queues.set(c, t, expired, "locked_until", SqliteTime.format(T0.minusMillis(1)));
+            queues.set(c, t, expired, "attempt", 2);
+            queues.insert(c, t, "other", 0, T0.minusSeconds(50));
+
+            List<Map<String, Object>> first = queues.run.rows(c, claim, claim("g", T0, 3));
+            // RETURNING comes in no particular order: the set, and that it is the head of the claim order.
+            assertThat(ids(first)).containsExactlyInAnyOrder(expired, cc, d);
+            assertThat(ids(queues.run.rows(c, claim, claim("g", T0, 10)))).containsExactlyInAnyOrder(bb, a);
+            assertThat(queues.run.rows(c, claim, claim("g", T0, 10))).isEmpty();
+        }
+    }
+
+    @Test
+    void a_lease_claim_stamps_the_lease_counts_the_attempt_and_returns_it_as_it_was() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_stamp");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        try (Connection c = queues.connect()) {
+            long fresh = queues.insert(c, t, "g", 0, T0.minusSeconds(2));
+            long again = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
+            queues.set(c, t, again, "attempt", 4);
+            queues.set(c, t, fresh, "partition_key", "customer-9");
+            queues.set(c, t, fresh, "headers", "{\"trace\":\"x\"}");
+
+            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROLES), claim("g", T0, 5));
+
+            Map<Long, Map<String, Object>> byId = rows.stream()
+                    .collect(Collectors.toMap(r -> ((Number) r.get("id")).longValue(), r -> r));
+            assertThat(byId.get(fresh)).containsOnlyKeys("id", "partition_key", "attempt", "headers", "payload");
+            assertThat(byId.get(fresh)).containsEntry("attempt", 1)
+                    .containsEntry("partition_key", "customer-9")
+                    .containsEntry("headers", "{\"trace\":\"x\"}");
+            assertThat((byte[]) byId.get(fresh).get("payload")).asString(StandardCharsets.UTF_8).isEqualTo("payload of g");
+            assertThat(byId.get(again)).containsEntry("attempt", 4);
+            assertThat(queues.row(c, t, fresh)).containsEntry("attempt", 2)
+                    .containsEntry("locked_until", SqliteTime.format(T0.plus(LEASE)));
+            assertThat(queues.row(c, t, again)).containsEntry("attempt", 5);
+        }
+    }
+
+    @Test
+    void a_lease_claim_returns_whole_rows_or_ids_as_its_shape_asks() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_shapes");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        try (Connection c = queues.connect()) {
+            long first = queues.insert(c, t, "g", 0, T0.minusSeconds(2));
+            long second = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
+
+            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROWS), claim("g", T0, 1));
+            assertThat(rows).singleElement().satisfies(r -> {
+                assertThat(r).containsOnlyKeys("id", "grp", "priority", "partition_key", "retry_after", "attempt",
+                        "processed_at", "locked_until", "headers", "payload", "note");
+                assertThat(r).containsEntry("id", (int) first).containsEntry("attempt", 1)
+                        .containsEntry("locked_until", SqliteTime.format(T0.plus(LEASE)));
+            });
+            assertThat(queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim("g", T0, 1)))
+                    .containsExactly(Map.of("id", (int) second));
+        }
+    }
+
+    @Test
+    void a_minimal_lease_table_claims_and_its_acknowledgement_deletes_the_row() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_minimal");
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).lease(t.LOCKED_UNTIL).build();
+        try (Connection c = queues.connect()) {
+            long id = queues.insert(c, t, null, 0, T0);
+            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim(null, T0, 5));
+            assertThat(ids(rows)).containsExactly(id);
+            assertThat(queues.run.update(c, DIALECT.ack(b), settle(id, T0.plus(LEASE), T0))).isEqualTo(1);
+            assertThat(queues.row(c, t, id)).isNull();
+        }
+    }
+
+    @Test
+    void a_settlement_with_a_stale_lease_token_changes_nothing() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_stale");
+        QueueTable<OffsetDateTime> dead = queues.create("lease_stale_dead");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+        try (Connection c = queues.connect()) {
+            long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
+            Instant firstLease = T0.plus(LEASE);
+            assertThat(ids(queues.run.rows(c, claim, claim("g", T0, 1)))).containsExactly(id);
+            // The first lease runs out; a later claim takes the row with a new token.
+            Instant later = firstLease.plusMillis(1);
+            assertThat(ids(queues.run.rows(c, claim, claim("g", later, 1)))).containsExactly(id);
+            Map<String, Object> before = queues.row(c, t, id);
+            assertThat(before).containsEntry("attempt", 3).containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
+
+            Binds stale = settle(id, firstLease, later).leaseUntil(later.plus(LEASE).plusSeconds(15));
+            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.discard(b),
+                    DIALECT.retry(b).orElseThrow(), DIALECT.retryAfter(b), DIALECT.deadLetterToGroup(b),
+                    DIALECT.leaseExtend(b)));
+            settlements.addAll(DIALECT.deadLetterToTable(b, dead));
+            for (Statement s : settlements) {
+                assertThat(queues.run.update(c, s, stale)).as(s.toString()).isZero();
+            }
+            assertThat(queues.row(c, t, id)).usingRecursiveComparison().isEqualTo(before);
+            assertThat(queues.rows(c, dead)).isEmpty();
+
+            Binds held = settle(id, later.plus(LEASE), later).leaseUntil(later.plus(LEASE).plusSeconds(15));
+            assertThat(queues.run.update(c, DIALECT.leaseExtend(b), held)).isOne();
+            Binds extended = settle(id, later.plus(LEASE).plusSeconds(15), later);
+            assertThat(queues.run.update(c, DIALECT.ack(b), extended)).isOne();
+            assertThat(queues.row(c, t, id)).containsEntry("processed_at", SqliteTime.format(later));
+        }
+    }
+
+    @Test
+    void a_retry_returns_the_row_now_and_a_delayed_retry_once_its_time_comes() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("lease_retry");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.ROLES);
+        try (Connection c = queues.connect()) {
+            long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
+            queues.run.rows(c, claim, claim("g", T0, 1));
+            assertThat(queues.run.update(c, DIALECT.retry(b).orElseThrow(), settle(id, T0.plus(LEASE), T0))).isOne();
+            assertThat(queues.row(c, t, id)).containsEntry("locked_until", null).containsEntry("attempt", 2);
+            assertThat(queues.run.rows(c, claim, claim("g", T0, 1))).singleElement()
+                    .satisfies(r -> assertThat(r).containsEntry("attempt", 2));
+
+            Binds delay = settle(id, T0.plus(LEASE), T0).retryAt(T0.plusSeconds(90));
+            assertThat(queues.run.update(c, DIALECT.retryAfter(b), delay)).isOne();
+            assertThat(queues.row(c, t, id)).containsEntry("retry_after", SqliteTime.format(T0.plusSeconds(90)))
+                    .containsEntry("locked_until", null);
+            assertThat(queues.run.rows(c, claim, claim("g", T0.plusSeconds(89), 1))).isEmpty();
+            assertThat(queues.run.rows(c, claim, claim("g", T0.plusSeconds(90), 1))).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest(name = "journal mode {0}")
+    @ValueSource(strings = {"DELETE", "WAL"})
+    void two_claims_from_two_connections_take_disjoint_rows(String journalMode) throws Exception {
+        try (SqliteQueues own = new SqliteQueues("sqlite_disjoint_" + journalMode)) {
+            own.db.execute("PRAGMA journal_mode = " + journalMode);
+            QueueTable<OffsetDateTime> t = own.create("jobs");
+            RoleBinding<Record> b = SqliteQueues.lease(t);
+            Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+            int rows = 240;
+            try (Connection c = own.connect()) {
+                c.setAutoCommit(false);
+                for (int i = 0; i < rows; i++) {
+                    own.insert(c, t, "g", i % 3, T0.minusSeconds(i));
+                }
+                c.commit();
+            }
+            int claimers = 4;
+            CountDownLatch start = new CountDownLatch(1);
+            ExecutorService threads = Executors.newFixedThreadPool(claimers);
+            try (var pool = own.db.pool(claimers)) {
+                List<Future<List<Long>>> taken = new ArrayList<>();
+                for (int i = 0; i < claimers; i++) {
+                    taken.add(threads.submit(() -> {
+                        List<Long> mine = new ArrayList<>();
+                        start.await();
+                        while (true) {
+                            List<Map<String, Object>> claimed;
+                            try (Connection c = pool.getConnection()) {
+                                claimed = own.run.rows(c, claim, claim("g", T0, 7));
+                            }
+                            if (claimed.isEmpty()) {
+                                return mine;
+                            }
+                            mine.addAll(ids(claimed));
+                        }
+                    }));
+                }
+                start.countDown();
+                List<Long> all = new ArrayList<>();
+                for (Future<List<Long>> f : taken) {
+                    all.addAll(f.get(60, TimeUnit.SECONDS));
+                }
+                assertThat(all).hasSize(rows).doesNotHaveDuplicates();
+            } finally {
+                threads.shutdownNow();
+            }
+            try (Connection c = own.connect()) {
+                assertThat(own.rows(c, t)).allSatisfy(r -> assertThat(r).containsEntry("attempt", 2));
+            }
+        }
+    }
+
+    // ---- FIFO groups ----
+
+    @Test
+    void a_fifo_lease_claim_takes_its_groups_head_alone_and_nothing_while_the_head_is_in_work() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("fifo_head");
+        RoleBinding<Record> b = SqliteQueues.fifo(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+        try (Connection c = queues.connect()) {
+            long first = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
+            long second = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
+            long third = queues.insert(c, t, "g", 0, T0.minusSeconds(10));
+            long otherHead = queues.insert(c, t, "h", 0, T0.minusSeconds(40));
+
+            assertThat(ids(queues.run.rows(c, claim, claim("g", T0, 10)))).containsExactly(first);
+            assertThat(queues.run.rows(c, claim, claim("g", T0, 10))).as("head in work").isEmpty();
+            assertThat(ids(queues.run.rows(c, claim, claim("h", T0, 10)))).as("groups run side by side")
+                    .containsExactly(otherHead);
+
+            // The lease runs out under a crashed holder: the head comes back, with its attempt counted.
+            Instant afterLease = T0.plus(LEASE);
+            List<Map<String, Object>> again = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROLES),
+                    claim("g", afterLease, 10));
+            assertThat(again).singleElement().satisfies(r -> assertThat(r)
+                    .containsEntry("id", (int) first).containsEntry("attempt", 2));
+
+            Instant held = afterLease.plus(LEASE);
+            assertThat(queues.run.update(c, DIALECT.ack(b), settle(first, held, afterLease))).isOne();
+            assertThat(ids(queues.run.rows(c, claim, claim("g", afterLease, 10)))).containsExactly(second);
+
+            // A delayed retry moves the head behind the rows that come due before it.
+            Binds later = settle(second, held, afterLease).retryAt(afterLease.plusSeconds(60));
+            assertThat(queues.run.update(c, DIALECT.retryAfter(b), later)).isOne();
+            assertThat(ids(queues.run.rows(c, claim, claim("g", afterLease, 10)))).containsExactly(third);
+        }
+    }
+
+    @Test
+    void a_fifo_lease_claim_waits_for_a_head_not_yet_due_and_takes_nothing_behind_it() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("fifo_not_due");
+        RoleBinding<Record> b = SqliteQueues.fifo(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+        try (Connection c = queues.connect()) {
+            long head = queues.insert(c, t, "g", 0, T0.plusSeconds(5));
+            queues.insert(c, t, "g", 1, T0.minusSeconds(60)); // due, but behind the head by priority
+            assertThat(queues.run.rows(c, claim, claim("g", T0, 10))).isEmpty();
+            assertThat(ids(queues.run.rows(c, claim, claim("g", T0.plusSeconds(5), 10)))).containsExactly(head);
+        }
+    }
+
+    @Test
+    void one_row_of_a_fifo_group_is_in_work_at_a_time_whichever_connection_claims() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("fifo_connections");
+        RoleBinding<Record> b = SqliteQueues.fifo(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+        try (Connection one = queues.connect(); Connection two = queues.connect()) {
+            List<Long> order = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                order.add(queues.insert(one, t, "g", 0, T0.minusSeconds(50 - i)));
+            }
+            List<Long> delivered = new ArrayList<>();
+            for (int i = 0; i < order.size(); i++) {
+                Connection claimer = i % 2 == 0 ? one : two;
+                Connection other = i % 2 == 0 ? two : one;
+                List<Map<String, Object>> head = queues.run.rows(claimer, claim, claim("g", T0, 1));
+                assertThat(head).hasSize(1);
+                assertThat(queues.run.rows(other, claim, claim("g", T0, 1))).isEmpty();
+                long id = ids(head).iterator().next();
+                delivered.add(id);
+                queues.run.update(other, DIALECT.ack(b), settle(id, T0.plus(LEASE), T0));
+            }
+            assertThat(delivered).isEqualTo(order);
+        }
+    }
+
+    // ---- dead letters ----
+
+    @Test
+    void a_dead_letter_into_a_group_keeps_the_attempt_and_frees_the_row_for_that_group() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("dead_group");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
+        try (Connection c = queues.connect()) {
+            long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
+            queues.set(c, t, id, "attempt", 5);
+            queues.run.rows(c, claim, claim("g", T0, 1));
+            assertThat(queues.run.update(c, DIALECT.deadLetterToGroup(b), settle(id, T0.plus(LEASE), T0))).isOne();
+            assertThat(queues.row(c, t, id)).containsEntry("grp", "escalated").containsEntry("attempt", 6)
+                    .containsEntry("locked_until", null);
+            assertThat(ids(queues.run.rows(c, claim, claim("escalated", T0, 1)))).containsExactly(id);
+        }
+    }
+
+    @Test
+    void a_dead_letter_into_a_table_keeps_every_column_and_removes_the_row() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("dead_table");
+        QueueTable<OffsetDateTime> dead = queues.create("dead_table_target");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        try (Connection c = queues.connect()) {
+            long id = queues.insert(c, t, "g", 3, T0.minusSeconds(1));
+            queues.set(c, t, id, "partition_key", "k");
+            queues.set(c, t, id, "headers", "{\"a\":\"b\"}");
+            queues.set(c, t, id, "note", "kept");
+            queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim("g", T0, 1));
+            Map<String, Object> before = queues.row(c, t, id);
+
+            // The copy and the delete go together, in the transaction the dialect opens.
+            List<Statement> move = DIALECT.deadLetterToTable(b, dead);
+            assertThat(move).extracting(Statement::purpose).containsExactly("dead letter copy", "dead letter delete");
+            TransactionOpening opening = DIALECT.transactionOpening(b);
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(opening.sql().orElseThrow());
+                for (Statement step : move) {
+                    assertThat(queues.run.update(c, step, settle(id, T0.plus(LEASE), T0))).isOne();
+                }
+                s.execute("COMMIT");
+            }
+            assertThat(queues.row(c, t, id)).isNull();
+            Map<String, Object> copied = queues.row(c, dead, id);
+            assertThat(copied).containsOnlyKeys(before.keySet());
+            for (String column : before.keySet()) {
+                assertThat(copied.get(column)).as(column).isEqualTo(before.get(column));
+            }
+        }
+    }
+
+    // ---- inserts ----
+
+    @Test
+    void the_insert_writes_the_roles_the_database_does_not_fill() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("insert_payload");
+        RoleBinding<Record> b = SqliteQueues.lease(t);
+        Statement insert = DIALECT.insert(b);
+        assertThat(insert.params()).extracting(p -> p.column().getName())
+                .containsExactly("grp", "partition_key", "headers", "payload");
+        Instant before = Instant.now().minusSeconds(1);
+        try (Connection c = queues.connect()) {
+            byte[] payload = "hello".getBytes(StandardCharsets.UTF_8);
+            assertThat(queues.run.update(c, insert, new Binds().values(List.of("g", "k", "{}", payload)))).isOne();
+            Map<String, Object> row = queues.rows(c, t).get(0);
+            assertThat(row).containsEntry("grp", "g").containsEntry("partition_key", "k")
+                    .containsEntry("headers", "{}").containsEntry("priority", 0).containsEntry("attempt", 1)
+                    .containsEntry("processed_at", null).containsEntry("locked_until", null);
+            assertThat((byte[]) row.get("payload")).isEqualTo(payload);
+            Instant due = SqliteTime.parse((String) row.get("retry_after")).toInstant();
+            assertThat(due).isBetween(before, Instant.now().plusSeconds(1));
+            assertThat(ids(queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim("g", Instant.now(), 1))))
+                    .hasSize(1);
+        }
+    }
+
+    @Test
+    void the_insert_of_a_row_mode_table_writes_its_data_columns_after_the_roles() throws Exception {
+        QueueTable<OffsetDateTime> t = queues.create("insert_rows");
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER)
+                .lease(t.LOCKED_UNTIL).data(t.NOTE).generated(t.RETRY_AFTER).build();
+        Statement insert = DIALECT.insert(b);
+        assertThat(insert.params()).extracting(p -> p.column().getName()).containsExactly("grp", "note");
+        try (Connection c = queues.connect()) {
+            assertThat(queues.run.update(c, insert, new Binds().values(List.of("g", "a note")))).isOne();
+            assertThat(queues.rows(c, t)).singleElement().satisfies(r -> assertThat(r)
+                    .containsEntry("grp", "g").containsEntry("note", "a note"));
+        }
+    }
+
+    // ---- refusals ----
+
+    @Test
+    void a_row_lock_binding_is_refused_with_the_forms_sqlite_serves() {
+        QueueTable<OffsetDateTime> t = new QueueTable<>("row_locked", SqliteQueues.TIME);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).build();
+        assertThat(DIALECT.supportsForm(dev.tablequeue.binding.Form.ROW_LOCK)).isFalse();
+        assertThatThrownBy(() -> DIALECT.validate(b)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("table \"row_locked\"")
+                .hasMessageContaining("SQLite has no row locks")
+                .hasMessageContaining("lease(..) or advisory(..)");
+        assertThatThrownBy(() -> DIALECT.claimRowLock(b, ClaimShape.IDS)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("SQLite has no row locks");
+        assertThatThrownBy(() -> DIALECT.claimLease(b, ClaimShape.IDS)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("SQLite has no row locks");
+    }
+
+    @Test
+    void an_isolation_level_is_refused_and_the_message_names_the_modes() {
+        QueueTable<OffsetDateTime> t = new QueueTable<>("isolated", SqliteQueues.TIME);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).lease(t.LOCKED_UNTIL).isolation(Isolation.READ_COMMITTED)
+                .build();
+        assertThatThrownBy(() -> DIALECT.validate(b)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("table \"isolated\"")
+                .hasMessageContaining("serializable")
+                .hasMessageContaining("READ_COMMITTED")
+                .hasMessageContaining("sqliteMode(DEFERRED | IMMEDIATE | EXCLUSIVE)");
+        assertThatThrownBy(() -> DIALECT.transactionOpening(b)).isInstanceOf(DialectException.class);
+    }
+
+    @Test
+    void a_claim_of_another_form_is_refused() {
+        QueueTable<OffsetDateTime> t = new QueueTable<>("forms", SqliteQueues.TIME);
+        RoleBinding<Record> advisory = SqliteQueues.advisory(t, "forms-{id}");
+        RoleBinding<Record> lease = SqliteQueues.lease(t);
+        assertThatThrownBy(() -> DIALECT.claimLease(advisory, ClaimShape.IDS)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("lease claim is built for the lease form");
+        assertThatThrownBy(() -> DIALECT.advisoryCandidates(lease)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("advisory form");
+        assertThatThrownBy(() -> DIALECT.advisoryTake(lease, ClaimShape.IDS)).isInstanceOf(DialectException.class)
+                .hasMessageContaining("advisory form");
+        assertThat(DIALECT.supportsForm(dev.tablequeue.binding.Form.LEASE)).isTrue();
+        assertThat(DIALECT.supportsForm(dev.tablequeue.binding.Form.ADVISORY)).isTrue();
+    }
+}
