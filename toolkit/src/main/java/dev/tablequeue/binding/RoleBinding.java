@@ -60,7 +60,7 @@ public final class RoleBinding<R extends Record> {
         this.advisoryKey = b.advisoryKey == null ? List.of() : List.copyOf(b.advisoryKey);
         this.clock = b.clock == null ? ClockSource.HOST : b.clock;
         this.opening = b.opening;
-        this.own = Collections.unmodifiableMap(new EnumMap<>(b.own)); // b.own is an EnumMap: copied even when empty
+        this.own = Collections.unmodifiableMap(new EnumMap<>(b.own));
         this.generated = Set.copyOf(b.generatedNames());
     }
 

@@ -62,7 +62,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
         List<Condition> conditions = new ArrayList<>();
         b.column(Role.GROUP).ifPresent(g -> conditions.add(typed(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
         b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
-        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(p.isNull()));
+        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
         if (b.form() == Form.LEASE) {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
@@ -73,9 +73,9 @@ public abstract class JooqQueueDialect implements QueueDialect {
     /** Claim order: priority, then retry_after, then id, each where the table has it. */
     protected List<SortField<?>> claimOrder(RoleBinding<?> b) {
         List<SortField<?>> order = new ArrayList<>();
-        b.column(Role.PRIORITY).ifPresent(p -> order.add(p.asc()));
-        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(r.asc()));
-        order.add(b.id().asc());
+        b.column(Role.PRIORITY).ifPresent(p -> order.add(unqualified(p).asc()));
+        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(unqualified(r).asc()));
+        order.add(unqualified(b.id()).asc());
         return order;
     }
 
@@ -130,6 +130,12 @@ public abstract class JooqQueueDialect implements QueueDialect {
     @SuppressWarnings("unchecked")
     protected static Field<Object> typed(Field<?> column) {
         return (Field<Object>) unqualified(column);
+    }
+
+    /** An expression seen as Field&lt;Object&gt;, unchanged. */
+    @SuppressWarnings("unchecked")
+    protected static Field<Object> asObject(Field<?> expression) {
+        return (Field<Object>) expression;
     }
 
     /** The id condition {@code id = ?}. */
@@ -193,7 +199,8 @@ public abstract class JooqQueueDialect implements QueueDialect {
     /** The id of a FIFO group's head: its first unfinished row in claim order, due or not. */
     protected Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
         Field<Object> group = typed(b.column(Role.GROUP).orElseThrow());
-        Condition unfinished = b.column(Role.PROCESSED_AT).map(Field::isNull).orElse(DSL.noCondition());
+        Condition unfinished = b.column(Role.PROCESSED_AT).map(p -> unqualified(p).isNull())
+                .orElse(DSL.noCondition());
         return DSL.field(w.dsl().select(typed(b.id()))
                 .from(b.table())
                 .where(group.eq(w.bind(Param.of(Param.Kind.GROUP), group)))
@@ -303,15 +310,13 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public Statement retryAfter(RoleBinding<?> b) {
         Field<?> column = b.column(Role.RETRY_AFTER).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a delayed retry needs a retryAfter column"));
         StatementWriter w = writer();
         Field<Object> retryAfter = typed(column);
         Field<Object> at = b.clock() == ClockSource.DATABASE
-                // cast, not typed(..): typed() renames a field by its name, and a plain SQL field's name is its text
-                ? (Field<Object>) databaseNowPlus(w)
+                ? asObject(databaseNowPlus(w))
                 : w.bind(Param.of(Param.Kind.RETRY_AT, retryAfter), retryAfter);
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(retryAfter, at);

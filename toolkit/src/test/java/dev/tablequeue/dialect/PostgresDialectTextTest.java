@@ -1,0 +1,132 @@
+package dev.tablequeue.dialect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tablequeue.binding.Isolation;
+import dev.tablequeue.dialect.Param.Kind;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.binding.SqliteMode;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+
+/** The text PostgreSQL's statements render to; what each does is proven by {@link PostgresDialectTest}. */
+class PostgresDialectTextTest {
+    private static final String TS = "cast(? as timestamp(6) with time zone)";
+
+    private final QueueTable<OffsetDateTime> t = new QueueTable<>("email_jobs", QueueTable.pgTime());
+    private final PostgresDialect dialect = new PostgresDialect();
+
+    private RoleBinding.Builder<Record> roles() {
+        return RoleBinding.of(t, t.ID)
+                .group(t.GRP)
+                .priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT)
+                .payload(t.PAYLOAD);
+    }
+
+    @Test
+    void the_row_lock_claim_skips_locked_rows_in_claim_order() {
+        Statement claim = dialect.claimRowLock(roles().build(), ClaimShape.ROLES);
+        assertThat(claim.sql()).isEqualTo("select \"id\", \"attempt\", \"payload\" from \"email_jobs\""
+                + " where (\"grp\" = ? and \"retry_after\" <= " + TS + " and \"processed_at\" is null)"
+                + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
+                + " fetch next ? rows only for update skip locked");
+        assertThat(claim.params()).extracting(Param::kind).containsExactly(Kind.GROUP, Kind.NOW, Kind.LIMIT);
+    }
+
+    @Test
+    void the_lease_claim_is_one_statement_that_locks_stamps_and_returns_the_attempt_as_it_was() {
+        Statement claim = dialect.claimLease(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES);
+        assertThat(claim.sql()).isEqualTo("with \"tq_claimed\"(\"tq_id\") as (select \"id\" from \"email_jobs\""
+                + " where (\"grp\" = ? and \"retry_after\" <= " + TS + " and \"processed_at\" is null"
+                + " and (\"locked_until\" is null or \"locked_until\" <= " + TS + "))"
+                + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
+                + " fetch next ? rows only for update skip locked)"
+                + " update \"email_jobs\" set \"locked_until\" = " + TS + ", \"attempt\" = (\"attempt\" + 1)"
+                + " from \"tq_claimed\" where \"email_jobs\".\"id\" = \"tq_claimed\".\"tq_id\""
+                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\"");
+        assertThat(claim.params()).extracting(Param::kind)
+                .containsExactly(Kind.GROUP, Kind.NOW, Kind.NOW, Kind.LIMIT, Kind.LEASE_UNTIL);
+        assertThat(dialect.claimLeaseStamps()).isTrue();
+    }
+
+    @Test
+    void advisory_statements_lock_a_64_bit_hash_of_the_key() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT).payload(t.PAYLOAD)
+                .advisory("jobs-{id}").build();
+        assertThat(dialect.advisoryLock(b).orElseThrow().sql())
+                .isEqualTo("select pg_try_advisory_lock(hashtextextended(?, 0))");
+        assertThat(dialect.advisoryUnlock(b).orElseThrow().sql())
+                .isEqualTo("select pg_advisory_unlock(hashtextextended(?, 0))");
+        Statement candidates = dialect.advisoryCandidates(b);
+        assertThat(candidates.sql()).startsWith("select \"id\", (? || cast(\"id\" as varchar)) as \"tq_key\"")
+                .contains("not exists (select 1 from pg_catalog.pg_locks");
+        assertThat(candidates.params()).extracting(p -> p.constant()).contains("jobs-");
+        assertThat(dialect.advisoryTake(b, ClaimShape.ROLES).sql()).isEqualTo("update \"email_jobs\""
+                + " set \"attempt\" = (\"attempt\" + 1) where (\"id\" = ? and \"grp\" = ?)"
+                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\"");
+    }
+
+    @Test
+    void lease_settlements_name_the_token() {
+        RoleBinding<Record> b = roles().lease(t.LOCKED_UNTIL).build();
+        assertThat(dialect.ack(b).sql()).isEqualTo("update \"email_jobs\" set \"processed_at\" = " + TS
+                + " where (\"id\" = ? and \"locked_until\" = " + TS + ")");
+        assertThat(dialect.retry(b).orElseThrow().sql()).isEqualTo("update \"email_jobs\""
+                + " set \"locked_until\" = null where (\"id\" = ? and \"locked_until\" = " + TS + ")");
+        assertThat(dialect.leaseExtend(b).params()).extracting(Param::kind)
+                .containsExactly(Kind.LEASE_UNTIL, Kind.ID, Kind.LEASE_HELD);
+    }
+
+    @Test
+    void the_database_clock_reads_statement_timestamp() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT)
+                .payload(t.PAYLOAD).databaseClock().build();
+        assertThat(dialect.claimRowLock(b, ClaimShape.IDS).sql())
+                .contains("\"retry_after\" <= statement_timestamp()");
+        assertThat(dialect.retryAfter(b).sql()).isEqualTo("update \"email_jobs\" set \"retry_after\""
+                + " = (statement_timestamp() + make_interval(secs => cast(? as double precision))) where \"id\" = ?");
+        assertThat(dialect.ack(b).sql()).isEqualTo("update \"email_jobs\" set \"processed_at\" = statement_timestamp()"
+                + " where \"id\" = ?");
+    }
+
+    @Test
+    void the_insert_names_the_columns_the_database_does_not_fill() {
+        assertThat(dialect.insert(roles().build()).sql())
+                .isEqualTo("insert into \"email_jobs\" (\"grp\", \"payload\") values (?, ?)");
+        assertThat(dialect.deadLetterToTable(roles().build(), DSL.table(DSL.name("email_jobs_dead"))))
+                .extracting(Statement::purpose).containsExactly("dead letter copy", "dead letter delete");
+    }
+
+    @Test
+    void openings_set_the_level_and_refuse_read_uncommitted_and_sqlite_modes() {
+        assertThat(dialect.transactionOpening(roles().build())).isEqualTo(TransactionOpening.DEFAULT);
+        assertThat(dialect.transactionOpening(roles().isolation(Isolation.SERIALIZABLE).build()).sql())
+                .contains("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+        assertThatThrownBy(() -> dialect.validate(roles().isolation(Isolation.READ_UNCOMMITTED).build()))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining("email_jobs")
+                .hasMessageContaining("READ UNCOMMITTED");
+        assertThatThrownBy(() -> dialect.validate(roles().sqliteMode(SqliteMode.IMMEDIATE).build()))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining("IMMEDIATE");
+    }
+
+    @Test
+    void a_name_over_63_bytes_is_refused() {
+        String name = "q".repeat(64);
+        QueueTable<OffsetDateTime> longName = new QueueTable<>(name, QueueTable.pgTime());
+        RoleBinding<Record> b = RoleBinding.of(longName, longName.ID).payload(longName.PAYLOAD).build();
+        assertThatThrownBy(() -> dialect.validate(b))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining("64 bytes")
+                .hasMessageContaining("63");
+        assertThat(List.of(dialect.name(), dialect.sqlDialect().getName())).containsExactly("postgres", "Postgres");
+    }
+}
