@@ -28,7 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The SQLite dialect's lease form, dead letters, inserts and refusals, run on a SQLite file. */
+/**
+ * What {@link DialectContract} leaves out for SQLite, run on a SQLite file: the shapes the lease claim's
+ * RETURNING reads, a holder whose lease ran out and was claimed again, claims racing on threads under
+ * SQLite's one writer, a FIFO head that runs out its lease or is not yet due, row-mode inserts, and the
+ * wording of the refusals.
+ */
 class SqliteDialectTest {
     private static final SqliteDialect DIALECT = SqliteQueues.DIALECT;
     /** The host's "now" the statements bind: the tests move it instead of waiting. */
@@ -62,35 +67,7 @@ class SqliteDialectTest {
     // ---- the lease claim ----
 
     @Test
-    void a_lease_claim_takes_the_first_due_unfinished_unleased_rows_of_its_group_in_claim_order() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("lease_claim_order");
-        RoleBinding<Record> b = SqliteQueues.lease(t);
-        Statement claim = DIALECT.claimLease(b, ClaimShape.ROLES);
-        try (Connection c = queues.connect()) {
-            long a = queues.insert(c, t, "g", 1, T0.minusSeconds(10));
-            long bb = queues.insert(c, t, "g", 0, T0.minusSeconds(5));
-            long cc = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
-            long d = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
-            queues.insert(c, t, "g", 0, T0.plusSeconds(60)); // not due
-            long processed = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
-            queues.set(c, t, processed, "processed_at", SqliteTime.format(T0.minusSeconds(1)));
-            long leased = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
-            queues.set(c, t, leased, "locked_until", SqliteTime.format(T0.plusSeconds(10)));
-            long expired = queues.insert(c, t, "g", 0, T0.minusSeconds(40));
-            queues.set(c, t, expired, "locked_until", SqliteTime.format(T0.minusMillis(1)));
-            queues.set(c, t, expired, "attempt", 2);
-            queues.insert(c, t, "other", 0, T0.minusSeconds(50));
-
-            List<Map<String, Object>> first = queues.run.rows(c, claim, claim("g", T0, 3));
-            // RETURNING comes in no particular order: the set, and that it is the head of the claim order.
-            assertThat(ids(first)).containsExactlyInAnyOrder(expired, cc, d);
-            assertThat(ids(queues.run.rows(c, claim, claim("g", T0, 10)))).containsExactlyInAnyOrder(bb, a);
-            assertThat(queues.run.rows(c, claim, claim("g", T0, 10))).isEmpty();
-        }
-    }
-
-    @Test
-    void a_lease_claim_stamps_the_lease_counts_the_attempt_and_returns_it_as_it_was() throws Exception {
+    void a_lease_claim_returns_the_roles_of_each_row_with_the_attempt_as_it_stood() throws Exception {
         QueueTable<OffsetDateTime> t = queues.create("lease_stamp");
         RoleBinding<Record> b = SqliteQueues.lease(t);
         try (Connection c = queues.connect()) {
@@ -137,20 +114,7 @@ class SqliteDialectTest {
     }
 
     @Test
-    void a_minimal_lease_table_claims_and_its_acknowledgement_deletes_the_row() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("lease_minimal");
-        RoleBinding<Record> b = RoleBinding.of(t, t.ID).lease(t.LOCKED_UNTIL).build();
-        try (Connection c = queues.connect()) {
-            long id = queues.insert(c, t, null, 0, T0);
-            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim(null, T0, 5));
-            assertThat(ids(rows)).containsExactly(id);
-            assertThat(queues.run.update(c, DIALECT.ack(b), settle(id, T0.plus(LEASE), T0))).isEqualTo(1);
-            assertThat(queues.row(c, t, id)).isNull();
-        }
-    }
-
-    @Test
-    void a_settlement_with_a_stale_lease_token_changes_nothing() throws Exception {
+    void a_holder_whose_lease_ran_out_and_was_claimed_again_settles_nothing_not_even_a_dead_letter() throws Exception {
         QueueTable<OffsetDateTime> t = queues.create("lease_stale");
         QueueTable<OffsetDateTime> dead = queues.create("lease_stale_dead");
         RoleBinding<Record> b = SqliteQueues.lease(t);
@@ -181,28 +145,6 @@ class SqliteDialectTest {
             Binds extended = settle(id, later.plus(LEASE).plusSeconds(15), later);
             assertThat(queues.run.update(c, DIALECT.ack(b), extended)).isOne();
             assertThat(queues.row(c, t, id)).containsEntry("processed_at", SqliteTime.format(later));
-        }
-    }
-
-    @Test
-    void a_retry_returns_the_row_now_and_a_delayed_retry_once_its_time_comes() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("lease_retry");
-        RoleBinding<Record> b = SqliteQueues.lease(t);
-        Statement claim = DIALECT.claimLease(b, ClaimShape.ROLES);
-        try (Connection c = queues.connect()) {
-            long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
-            queues.run.rows(c, claim, claim("g", T0, 1));
-            assertThat(queues.run.update(c, DIALECT.retry(b).orElseThrow(), settle(id, T0.plus(LEASE), T0))).isOne();
-            assertThat(queues.row(c, t, id)).containsEntry("locked_until", null).containsEntry("attempt", 2);
-            assertThat(queues.run.rows(c, claim, claim("g", T0, 1))).singleElement()
-                    .satisfies(r -> assertThat(r).containsEntry("attempt", 2));
-
-            Binds delay = settle(id, T0.plus(LEASE), T0).retryAt(T0.plusSeconds(90));
-            assertThat(queues.run.update(c, DIALECT.retryAfter(b), delay)).isOne();
-            assertThat(queues.row(c, t, id)).containsEntry("retry_after", SqliteTime.format(T0.plusSeconds(90)))
-                    .containsEntry("locked_until", null);
-            assertThat(queues.run.rows(c, claim, claim("g", T0.plusSeconds(89), 1))).isEmpty();
-            assertThat(queues.run.rows(c, claim, claim("g", T0.plusSeconds(90), 1))).hasSize(1);
         }
     }
 
@@ -261,23 +203,19 @@ class SqliteDialectTest {
     // ---- FIFO groups ----
 
     @Test
-    void a_fifo_lease_claim_takes_its_groups_head_alone_and_nothing_while_the_head_is_in_work() throws Exception {
+    void a_fifo_head_whose_lease_ran_out_is_claimed_again_with_its_attempt_counted_and_the_group_waits_for_it()
+            throws Exception {
         QueueTable<OffsetDateTime> t = queues.create("fifo_head");
         RoleBinding<Record> b = SqliteQueues.fifo(t);
         Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
         try (Connection c = queues.connect()) {
             long first = queues.insert(c, t, "g", 0, T0.minusSeconds(30));
             long second = queues.insert(c, t, "g", 0, T0.minusSeconds(20));
-            long third = queues.insert(c, t, "g", 0, T0.minusSeconds(10));
-            long otherHead = queues.insert(c, t, "h", 0, T0.minusSeconds(40));
-
             assertThat(ids(queues.run.rows(c, claim, claim("g", T0, 10)))).containsExactly(first);
-            assertThat(queues.run.rows(c, claim, claim("g", T0, 10))).as("head in work").isEmpty();
-            assertThat(ids(queues.run.rows(c, claim, claim("h", T0, 10)))).as("groups run side by side")
-                    .containsExactly(otherHead);
 
-            // The lease runs out under a crashed holder: the head comes back, with its attempt counted.
+            // Its holder crashed: until the lease runs out the group waits, then the head comes back.
             Instant afterLease = T0.plus(LEASE);
+            assertThat(queues.run.rows(c, claim, claim("g", afterLease.minusMillis(1), 10))).isEmpty();
             List<Map<String, Object>> again = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROLES),
                     claim("g", afterLease, 10));
             assertThat(again).singleElement().satisfies(r -> assertThat(r)
@@ -286,11 +224,6 @@ class SqliteDialectTest {
             Instant held = afterLease.plus(LEASE);
             assertThat(queues.run.update(c, DIALECT.ack(b), settle(first, held, afterLease))).isOne();
             assertThat(ids(queues.run.rows(c, claim, claim("g", afterLease, 10)))).containsExactly(second);
-
-            // A delayed retry moves the head behind the rows that come due before it.
-            Binds later = settle(second, held, afterLease).retryAt(afterLease.plusSeconds(60));
-            assertThat(queues.run.update(c, DIALECT.retryAfter(b), later)).isOne();
-            assertThat(ids(queues.run.rows(c, claim, claim("g", afterLease, 10)))).containsExactly(third);
         }
     }
 
@@ -307,106 +240,7 @@ class SqliteDialectTest {
         }
     }
 
-    @Test
-    void one_row_of_a_fifo_group_is_in_work_at_a_time_whichever_connection_claims() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("fifo_connections");
-        RoleBinding<Record> b = SqliteQueues.fifo(t);
-        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
-        try (Connection one = queues.connect(); Connection two = queues.connect()) {
-            List<Long> order = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                order.add(queues.insert(one, t, "g", 0, T0.minusSeconds(50 - i)));
-            }
-            List<Long> delivered = new ArrayList<>();
-            for (int i = 0; i < order.size(); i++) {
-                Connection claimer = i % 2 == 0 ? one : two;
-                Connection other = i % 2 == 0 ? two : one;
-                List<Map<String, Object>> head = queues.run.rows(claimer, claim, claim("g", T0, 1));
-                assertThat(head).hasSize(1);
-                assertThat(queues.run.rows(other, claim, claim("g", T0, 1))).isEmpty();
-                long id = ids(head).iterator().next();
-                delivered.add(id);
-                queues.run.update(other, DIALECT.ack(b), settle(id, T0.plus(LEASE), T0));
-            }
-            assertThat(delivered).isEqualTo(order);
-        }
-    }
-
-    // ---- dead letters ----
-
-    @Test
-    void a_dead_letter_into_a_group_keeps_the_attempt_and_frees_the_row_for_that_group() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("dead_group");
-        RoleBinding<Record> b = SqliteQueues.lease(t);
-        Statement claim = DIALECT.claimLease(b, ClaimShape.IDS);
-        try (Connection c = queues.connect()) {
-            long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
-            queues.set(c, t, id, "attempt", 5);
-            queues.run.rows(c, claim, claim("g", T0, 1));
-            assertThat(queues.run.update(c, DIALECT.deadLetterToGroup(b), settle(id, T0.plus(LEASE), T0))).isOne();
-            assertThat(queues.row(c, t, id)).containsEntry("grp", "escalated").containsEntry("attempt", 6)
-                    .containsEntry("locked_until", null);
-            assertThat(ids(queues.run.rows(c, claim, claim("escalated", T0, 1)))).containsExactly(id);
-        }
-    }
-
-    @Test
-    void a_dead_letter_into_a_table_keeps_every_column_and_removes_the_row() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("dead_table");
-        QueueTable<OffsetDateTime> dead = queues.create("dead_table_target");
-        RoleBinding<Record> b = SqliteQueues.lease(t);
-        try (Connection c = queues.connect()) {
-            long id = queues.insert(c, t, "g", 3, T0.minusSeconds(1));
-            queues.set(c, t, id, "partition_key", "k");
-            queues.set(c, t, id, "headers", "{\"a\":\"b\"}");
-            queues.set(c, t, id, "note", "kept");
-            queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim("g", T0, 1));
-            Map<String, Object> before = queues.row(c, t, id);
-
-            // The copy and the delete go together, in the transaction the dialect opens.
-            List<Statement> move = DIALECT.deadLetterToTable(b, dead);
-            assertThat(move).extracting(Statement::purpose).containsExactly("dead letter copy", "dead letter delete");
-            TransactionOpening opening = DIALECT.transactionOpening(b);
-            try (java.sql.Statement s = c.createStatement()) {
-                s.execute(opening.sql().orElseThrow());
-                for (Statement step : move) {
-                    assertThat(queues.run.update(c, step, settle(id, T0.plus(LEASE), T0))).isOne();
-                }
-                s.execute("COMMIT");
-            }
-            assertThat(queues.row(c, t, id)).isNull();
-            Map<String, Object> copied = queues.row(c, dead, id);
-            assertThat(copied).containsOnlyKeys(before.keySet());
-            for (String column : before.keySet()) {
-                assertThat(copied.get(column)).as(column).isEqualTo(before.get(column));
-            }
-        }
-    }
-
     // ---- inserts ----
-
-    @Test
-    void the_insert_writes_the_roles_the_database_does_not_fill() throws Exception {
-        QueueTable<OffsetDateTime> t = queues.create("insert_payload");
-        RoleBinding<Record> b = SqliteQueues.lease(t);
-        Statement insert = DIALECT.insert(b);
-        assertThat(insert.params()).extracting(p -> p.column().getName())
-                .containsExactly("grp", "partition_key", "headers", "payload");
-        Instant before = Instant.now().minusSeconds(1);
-        try (Connection c = queues.connect()) {
-            byte[] payload = "hello".getBytes(StandardCharsets.UTF_8);
-            assertThat(queues.run.update(c, insert, new Binds().values(List.of("g", "k", "{}", payload)))).isOne();
-            Map<String, Object> row = queues.rows(c, t).get(0);
-            assertThat(row).containsEntry("grp", "g").containsEntry("partition_key", "k")
-                    .containsEntry("headers", "{}").containsEntry("priority", 0).containsEntry("attempt", 1)
-                    .containsEntry("processed_at", null).containsEntry("locked_until", null);
-            assertThat((byte[]) row.get("payload")).isEqualTo(payload);
-            Instant due = SqliteTime.parse((String) row.get("retry_after")).toInstant();
-            assertThat(due).isBetween(before, Instant.now().plusSeconds(1));
-            assertThat(ids(queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.IDS), claim("g", Instant.now(), 1))))
-                    .hasSize(1);
-        }
-    }
 
     @Test
     void the_insert_of_a_row_mode_table_writes_its_data_columns_after_the_roles() throws Exception {
