@@ -13,11 +13,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.JSONB;
 import org.jooq.Record;
 import org.jooq.Table;
+import org.jooq.TableField;
 
 /**
  * Which role each column of a queue table plays: the description every statement of the queue is built
@@ -149,7 +151,10 @@ public final class RoleBinding<R extends Record> {
         return own.containsKey(event);
     }
 
-    /** Whether the database fills {@code column} on insert (an identity, a default, or declared generated). */
+    /**
+     * Whether the database fills {@code column} on insert: an identity, a default or a computed column in jOOQ's
+     * metadata, or a column declared {@link Builder#generated generated}.
+     */
     public boolean isGenerated(Field<?> column) {
         return generated.contains(column.getName());
     }
@@ -171,7 +176,7 @@ public final class RoleBinding<R extends Record> {
     }
 
     /**
-     * The columns the binding's insert writes, in binding order: the roles the database does not fill
+     * The columns the binding's insert writes, in {@link Role} order: the roles the database does not fill
      * (never processed_at or the lease, which a new row leaves empty), then header fields, then data.
      */
     public List<Field<?>> insertColumns() {
@@ -362,8 +367,8 @@ public final class RoleBinding<R extends Record> {
         /** The service's own acknowledgement, retry or discard. */
         public Builder<R> own(Event event, Own.Settle settle) {
             if (event != Event.ACK && event != Event.RETRY && event != Event.DISCARD) {
-                problems.add("own(" + event + ", ..) takes a settlement of one row: ACK, RETRY or DISCARD;"
-                        + " " + event + " has its own method");
+                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DISCARD): "
+                        + event + " is declared with " + ownSetting(event));
             }
             return own(event, (Object) settle);
         }
@@ -412,7 +417,8 @@ public final class RoleBinding<R extends Record> {
         }
 
         private Builder<R> role(Role role, Field<?> column) {
-            Objects.requireNonNull(column, role.setting());
+            Objects.requireNonNull(column, () -> "binding of table \"" + qualified(table) + "\": "
+                    + role.setting() + "(..) takes a column, not null");
             if (roles.containsKey(role)) {
                 problems.add(role == Role.GROUP
                         ? "the group is set twice (group(..) and fifoGroup(..) name one role)"
@@ -423,7 +429,12 @@ public final class RoleBinding<R extends Record> {
         }
 
         private void setForm(Form next) {
-            if (form != null) {
+            if (form == next) {
+                // A second lease(..) is reported by role(..) as a role set twice.
+                if (next == Form.ADVISORY) {
+                    problems.add("advisory(..) is set twice");
+                }
+            } else if (form != null) {
                 problems.add("one form per table: " + describe(form) + " and " + describe(next)
                         + " are both declared");
             }
@@ -449,32 +460,41 @@ public final class RoleBinding<R extends Record> {
 
         private void checkColumns(List<String> broken) {
             Map<String, String> playedBy = new LinkedHashMap<>();
+            Map<String, Field<?>> columns = new LinkedHashMap<>();
             for (Map.Entry<Role, Field<?>> e : roles.entrySet()) {
-                claim(playedBy, e.getValue(), e.getKey().setting(), broken);
+                claim(playedBy, columns, e.getValue(), e.getKey().setting(), broken);
             }
             for (Field<?> f : headerFields) {
-                claim(playedBy, f, "headerFields", broken);
+                claim(playedBy, columns, f, "headerFields", broken);
             }
             for (Field<?> f : data) {
-                claim(playedBy, f, "data", broken);
+                claim(playedBy, columns, f, "data", broken);
             }
-            Field<?>[] declared = table.fields();
-            if (declared.length > 0) {
-                Set<String> names = new LinkedHashSet<>();
-                for (Field<?> f : declared) {
-                    names.add(f.getName());
-                }
-                for (String column : playedBy.keySet()) {
-                    if (!names.contains(column)) {
-                        broken.add("column \"" + column + "\" (" + playedBy.get(column)
-                                + ") is not a column of the table");
-                    }
+            boolean declared = table.fields().length > 0;
+            for (Field<?> f : columns.values()) {
+                String column = f.getName();
+                String other = otherTable(f);
+                if (other != null) {
+                    broken.add("column \"" + column + "\" (" + playedBy.get(column)
+                            + ") is not a column of the table but of \"" + other + "\"");
+                } else if (declared && table.field(column) == null) {
+                    broken.add("column \"" + column + "\" (" + playedBy.get(column)
+                            + ") is not a column of the table");
                 }
             }
         }
 
-        private static void claim(Map<String, String> playedBy, Field<?> f, String what, List<String> broken) {
+        /** The table a column belongs to, where it is a column of a table other than this one; null otherwise. */
+        private String otherTable(Field<?> f) {
+            return f instanceof TableField<?, ?> column && column.getTable() != null && !column.getTable().equals(table)
+                    ? qualified(column.getTable())
+                    : null;
+        }
+
+        private static void claim(Map<String, String> playedBy, Map<String, Field<?>> columns, Field<?> f, String what,
+                List<String> broken) {
             String before = playedBy.putIfAbsent(f.getName(), what);
+            columns.putIfAbsent(f.getName(), f);
             if (before != null) {
                 broken.add("column \"" + f.getName() + "\" plays two roles: " + before + " and " + what);
             }
@@ -515,55 +535,74 @@ public final class RoleBinding<R extends Record> {
                 }
                 if (advisoryTemplate != null) {
                     advisoryKey = parseKey(advisoryTemplate, broken);
-                }
-                if (advisoryKey == null || advisoryKey.isEmpty()) {
+                } else if (advisoryKey.isEmpty()) {
                     broken.add("the advisory lock key is empty");
+                } else if (advisoryKey.stream().noneMatch(p -> p instanceof KeyPart.Column)) {
+                    broken.add("the advisory lock key names no column, so every row would share one lock");
                 } else {
                     checkKeyColumns(broken);
                 }
             }
         }
 
+        /**
+         * Splits a key template into its parts, reporting every fault of the template itself; the columns it
+         * names are looked up in the table, so each part holds the table's own field.
+         */
         private List<KeyPart> parseKey(String template, List<String> broken) {
+            String quoted = "the advisory lock key \"" + template + "\"";
+            if (template.isEmpty()) {
+                broken.add("the advisory lock key is empty");
+                return List.of();
+            }
             List<KeyPart> parts = new ArrayList<>();
             Matcher m = PLACEHOLDER.matcher(template);
             int at = 0;
+            int placeholders = 0;
+            boolean balanced = true;
             while (m.find()) {
-                if (m.start() > at) {
-                    parts.add(KeyPart.literal(template.substring(at, m.start())));
-                }
+                balanced &= literal(template.substring(at, m.start()), parts);
+                placeholders++;
                 String name = m.group(1).trim();
-                Field<?> column = table.field(name);
-                if (column == null) {
-                    broken.add("the advisory lock key \"" + template + "\" names column \"" + name
-                            + "\", which the table does not have");
+                Field<?> column = name.isEmpty() ? null : table.field(name);
+                if (name.isEmpty()) {
+                    broken.add(quoted + " has a placeholder {} that names no column");
+                } else if (column == null) {
+                    broken.add(quoted + " names column \"" + name + "\", which the table does not have");
                 } else {
                     parts.add(KeyPart.column(column));
                 }
                 at = m.end();
             }
-            if (at < template.length()) {
-                String rest = template.substring(at);
-                if (rest.indexOf('{') >= 0 || rest.indexOf('}') >= 0) {
-                    broken.add("the advisory lock key \"" + template + "\" has an unbalanced brace");
-                }
-                parts.add(KeyPart.literal(rest));
-            }
-            if (parts.stream().noneMatch(p -> p instanceof KeyPart.Column)) {
-                broken.add("the advisory lock key \"" + template + "\" names no column, so every row would share"
-                        + " one lock");
+            balanced &= literal(template.substring(at), parts);
+            if (!balanced) {
+                broken.add(quoted + " has an unbalanced brace");
+            } else if (placeholders == 0) {
+                broken.add(quoted + " names no column, so every row would share one lock");
             }
             return parts;
         }
 
-        private void checkKeyColumns(List<String> broken) {
-            if (table.fields().length == 0) {
-                return;
+        /** Adds {@code text} as a literal part where it is not empty; false if it holds a brace. */
+        private static boolean literal(String text, List<KeyPart> parts) {
+            if (!text.isEmpty()) {
+                parts.add(KeyPart.literal(text));
             }
+            return text.indexOf('{') < 0 && text.indexOf('}') < 0;
+        }
+
+        private void checkKeyColumns(List<String> broken) {
             for (KeyPart part : advisoryKey) {
-                if (part instanceof KeyPart.Column c && table.field(c.field().getName()) == null) {
-                    broken.add("the advisory lock key names column \"" + c.field().getName()
-                            + "\", which the table does not have");
+                if (!(part instanceof KeyPart.Column c)) {
+                    continue;
+                }
+                String column = c.field().getName();
+                String other = otherTable(c.field());
+                if (other != null) {
+                    broken.add("the advisory lock key names column \"" + column
+                            + "\", which is not a column of the table but of \"" + other + "\"");
+                } else if (table.fields().length > 0 && table.field(column) == null) {
+                    broken.add("the advisory lock key names column \"" + column + "\", which the table does not have");
                 }
             }
         }
@@ -601,11 +640,25 @@ public final class RoleBinding<R extends Record> {
             for (Field<?> f : all) {
                 Field<?> declared = table.field(f.getName());
                 Field<?> meta = declared == null ? f : declared;
-                if (meta.getDataType().identity() || meta.getDataType().defaulted()) {
+                DataType<?> type = meta.getDataType();
+                if (type.identity() || type.defaulted() || type.computedOnServer()) {
                     names.add(f.getName());
                 }
             }
             return names;
+        }
+
+        private static String ownSetting(Event event) {
+            return switch (event) {
+                case CLAIM -> "ownClaim(..)";
+                case FETCH -> "ownFetch(..)";
+                case ACK, RETRY, DISCARD -> "own(" + event + ", ..)";
+                case RETRY_AFTER -> "ownRetryAfter(..)";
+                case DEAD_LETTER -> "ownDeadLetter(..)";
+                case EXTEND -> "ownExtend(..)";
+                case LOCK -> "ownLock(..)";
+                case UNLOCK -> "ownUnlock(..)";
+            };
         }
 
         private static String describe(Form form) {
