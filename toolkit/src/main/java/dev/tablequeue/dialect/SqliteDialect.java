@@ -25,7 +25,8 @@ import org.jooq.impl.SQLDataType;
  * SQLite. One writer at a time is what keeps two claims apart instead. A lease claim is one {@code UPDATE}
  * whose {@code WHERE id IN (subquery)} picks the first claimable rows in claim order; the subquery carries
  * the {@code ORDER BY .. LIMIT}, so the statement needs no {@code UPDATE .. LIMIT} (a compile-time option of
- * SQLite). Its {@code RETURNING} rows come in no particular order.
+ * SQLite). It runs alone in auto-commit, and its {@code RETURNING} reads each row as the statement wrote
+ * it, hence {@code attempt - 1}; the rows come in no particular order.
  *
  * <p>Times are text in {@link SqliteTime}'s layout, fixed-width UTC with milliseconds, so comparing them as
  * text orders them in time: every time this dialect binds is formatted so, whatever the column's Java type,
@@ -74,8 +75,7 @@ public final class SqliteDialect extends JooqQueueDialect {
     @Override
     public void validate(RoleBinding<?> b) {
         requireForm(b);
-        Optional<?> opening = b.opening();
-        if (opening.isPresent() && opening.get() instanceof Isolation level) {
+        if (b.opening().orElse(null) instanceof Isolation level) {
             throw new DialectException(name(), b.tableName(), "SQLite runs every transaction serializable and"
                     + " takes no isolation level (" + level + "); declare sqliteMode(DEFERRED | IMMEDIATE |"
                     + " EXCLUSIVE) instead");
@@ -88,8 +88,8 @@ public final class SqliteDialect extends JooqQueueDialect {
     @Override
     public Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
-        throw new DialectException(name(), b.tableName(), "a row lock claim is built for the row lock form only,"
-                + " and this table is in the " + formName(b.form()) + " form");
+        throw new DialectException(name(), b.tableName(), "the \"claim\" statement is built for the row lock form"
+                + " only, and this table is in the " + formName(b.form()) + " form");
     }
 
     @Override
@@ -232,9 +232,9 @@ public final class SqliteDialect extends JooqQueueDialect {
     private void requireForm(RoleBinding<?> b, Form form, String statement) {
         requireForm(b);
         if (b.form() != form) {
-            throw new DialectException(name(), b.tableName(), "the " + statement + " is built for the "
-                    + formName(form) + " form, and this table is in the "
-                    + formName(b.form()) + " form");
+            throw new DialectException(name(), b.tableName(), "the \"" + statement + "\" statement is built for"
+                    + " the " + formName(form) + " form only, and this table is in the " + formName(b.form())
+                    + " form");
         }
     }
 

@@ -77,7 +77,8 @@ class SqliteDialectTest {
             queues.set(c, t, fresh, "partition_key", "customer-9");
             queues.set(c, t, fresh, "headers", "{\"trace\":\"x\"}");
 
-            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROLES), claim("g", T0, 5));
+            List<Map<String, Object>> rows =
+                    queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROLES), claim("g", T0, 5));
 
             Map<Long, Map<String, Object>> byId = rows.stream()
                     .collect(Collectors.toMap(r -> ((Number) r.get("id")).longValue(), r -> r));
@@ -85,7 +86,8 @@ class SqliteDialectTest {
             assertThat(byId.get(fresh)).containsEntry("attempt", 1)
                     .containsEntry("partition_key", "customer-9")
                     .containsEntry("headers", "{\"trace\":\"x\"}");
-            assertThat((byte[]) byId.get(fresh).get("payload")).asString(StandardCharsets.UTF_8).isEqualTo("payload of g");
+            assertThat((byte[]) byId.get(fresh).get("payload")).asString(StandardCharsets.UTF_8)
+                    .isEqualTo("payload of g");
             assertThat(byId.get(again)).containsEntry("attempt", 4);
             assertThat(queues.row(c, t, fresh)).containsEntry("attempt", 2)
                     .containsEntry("locked_until", SqliteTime.format(T0.plus(LEASE)));
@@ -101,7 +103,8 @@ class SqliteDialectTest {
             long first = queues.insert(c, t, "g", 0, T0.minusSeconds(2));
             long second = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
 
-            List<Map<String, Object>> rows = queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROWS), claim("g", T0, 1));
+            List<Map<String, Object>> rows =
+                    queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROWS), claim("g", T0, 1));
             assertThat(rows).singleElement().satisfies(r -> {
                 assertThat(r).containsOnlyKeys("id", "grp", "priority", "partition_key", "retry_after", "attempt",
                         "processed_at", "locked_until", "headers", "payload", "note");
@@ -127,7 +130,8 @@ class SqliteDialectTest {
             Instant later = firstLease.plusMillis(1);
             assertThat(ids(queues.run.rows(c, claim, claim("g", later, 1)))).containsExactly(id);
             Map<String, Object> before = queues.row(c, t, id);
-            assertThat(before).containsEntry("attempt", 3).containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
+            assertThat(before).containsEntry("attempt", 3)
+                    .containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
 
             Binds stale = settle(id, firstLease, later).leaseUntil(later.plus(LEASE).plusSeconds(15));
             List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.discard(b),
@@ -292,7 +296,7 @@ class SqliteDialectTest {
         RoleBinding<Record> advisory = SqliteQueues.advisory(t, "forms-{id}");
         RoleBinding<Record> lease = SqliteQueues.lease(t);
         assertThatThrownBy(() -> DIALECT.claimLease(advisory, ClaimShape.IDS)).isInstanceOf(DialectException.class)
-                .hasMessageContaining("lease claim is built for the lease form");
+                .hasMessageContaining("the \"lease claim\" statement is built for the lease form only");
         assertThatThrownBy(() -> DIALECT.advisoryCandidates(lease)).isInstanceOf(DialectException.class)
                 .hasMessageContaining("advisory form");
         assertThatThrownBy(() -> DIALECT.advisoryTake(lease, ClaimShape.IDS)).isInstanceOf(DialectException.class)

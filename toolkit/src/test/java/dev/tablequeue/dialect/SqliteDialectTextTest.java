@@ -145,7 +145,8 @@ class SqliteDialectTextTest {
         Instant at = Instant.parse("2026-11-30T04:00:00.123456789Z");
         String text = "2026-11-30T04:00:00.123+00:00";
         assertThat(dialect.timeValue(t.LOCKED_UNTIL, at)).isEqualTo(text);
-        assertThat(dialect.timeValue(new QueueTable<>("x", SQLDataType.LOCALDATETIME).LOCKED_UNTIL, at)).isEqualTo(text);
+        assertThat(dialect.timeValue(new QueueTable<>("x", SQLDataType.LOCALDATETIME).LOCKED_UNTIL, at))
+                .isEqualTo(text);
         assertThat(dialect.timeValue(new QueueTable<>("x", SQLDataType.TIMESTAMPWITHTIMEZONE).LOCKED_UNTIL, at))
                 .isEqualTo(text);
         assertThat(dialect.timeValue(null, at)).isEqualTo(text);

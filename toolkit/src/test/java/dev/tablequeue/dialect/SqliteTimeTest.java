@@ -82,7 +82,8 @@ class SqliteTimeTest {
                 }
             }
             assertThat(sorted).allMatch(text -> text.matches(LAYOUT));
-            assertThat(sorted).map(text -> SqliteTime.parse(text).toInstant()).containsExactlyElementsOf(ACROSS_BOUNDARIES);
+            assertThat(sorted).map(text -> SqliteTime.parse(text).toInstant())
+                    .containsExactlyElementsOf(ACROSS_BOUNDARIES);
             try (PreparedStatement ps = c.prepareStatement("SELECT ? < ?, ? <= ?")) {
                 for (Instant a : ACROSS_BOUNDARIES) {
                     for (Instant b : ACROSS_BOUNDARIES) {
