@@ -38,6 +38,31 @@ final class StatementRunner {
         }
     }
 
+    /** Runs a statement that returns rows through {@code execute()}, as an UPDATE .. RETURNING needs on SQLite. */
+    List<Map<String, Object>> rows(Connection c, Statement statement, Binds binds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            StatementBinder.bind(ps, statement, binds, dialect);
+            if (!ps.execute()) {
+                throw new AssertionError(statement + " returned no result set");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
+                return read(rs);
+            }
+        }
+    }
+
+    /** Runs a statement of either kind and consumes what it returns. */
+    void run(Connection c, Statement statement, Binds binds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            StatementBinder.bind(ps, statement, binds, dialect);
+            if (ps.execute()) {
+                try (ResultSet rs = ps.getResultSet()) {
+                    read(rs);
+                }
+            }
+        }
+    }
+
     int update(Connection c, Statement statement, Binds binds) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
             StatementBinder.bind(ps, statement, binds, dialect);
