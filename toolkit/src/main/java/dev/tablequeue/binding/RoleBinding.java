@@ -18,7 +18,9 @@ import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.JSONB;
 import org.jooq.Record;
+import org.jooq.SQLDialect;
 import org.jooq.Table;
+import org.jooq.impl.DSL;
 import org.jooq.TableField;
 
 /**
@@ -627,9 +629,8 @@ public final class RoleBinding<R extends Record> {
         }
 
         private void checkMode(List<String> broken) {
-            if (roles.containsKey(Role.PAYLOAD) && !data.isEmpty()) {
-                broken.add("data(..) names a row-mode table's columns, and this table is in payload mode");
-            }
+            // data(..) is taken in both modes: in row mode its columns are read with the row, and in either
+            // mode the binding's insert writes them (a payout's account, say, which its lock key reads).
         }
 
         private Set<String> generatedNames() {
@@ -641,11 +642,20 @@ public final class RoleBinding<R extends Record> {
                 Field<?> declared = table.field(f.getName());
                 Field<?> meta = declared == null ? f : declared;
                 DataType<?> type = meta.getDataType();
-                if (type.identity() || type.defaulted() || type.computedOnServer()) {
+                if (type.identity() || (type.defaulted() && !defaultsToNull(type)) || type.computedOnServer()) {
                     names.add(f.getName());
                 }
             }
             return names;
+        }
+
+        /**
+         * Whether a column's default is NULL: MariaDB reports {@code DEFAULT NULL} for every nullable column,
+         * and such a column is the insert's to write, not the database's to fill.
+         */
+        private static boolean defaultsToNull(DataType<?> type) {
+            Field<?> value = type.defaultValue();
+            return value == null || "null".equalsIgnoreCase(DSL.using(SQLDialect.DEFAULT).render(value).trim());
         }
 
         private static String ownSetting(Event event) {

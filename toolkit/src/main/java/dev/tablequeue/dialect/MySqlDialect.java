@@ -280,4 +280,20 @@ public final class MySqlDialect extends JooqQueueDialect {
     public Object timeValue(Field<?> column, Instant instant) {
         return LocalDateTime.ofInstant(instant.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
     }
+
+    /**
+     * Prepares on the server: MySQL's and MariaDB's drivers prepare on the client unless told otherwise, so a
+     * server-side {@code PREPARE} checks the statement's tables and columns.
+     */
+    @Override
+    public void prepare(java.sql.Connection connection, Statement statement) throws java.sql.SQLException {
+        try (java.sql.PreparedStatement text = connection.prepareStatement("SET @tq_check = ?")) {
+            text.setString(1, statement.sql());
+            text.execute();
+        }
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("PREPARE tq_check FROM @tq_check");
+            s.execute("DEALLOCATE PREPARE tq_check");
+        }
+    }
 }

@@ -145,6 +145,17 @@ public interface QueueDialect {
     /** Whether the database delivers notifications (LISTEN/NOTIFY). */
     boolean supportsNotify();
 
+    /**
+     * Prepares {@code statement} on the server without running it, so a table or column the database lacks
+     * fails here. The default asks the driver for the statement's parameter metadata, which makes PostgreSQL,
+     * MariaDB and SQLite parse it on the server.
+     */
+    default void prepare(java.sql.Connection connection, Statement statement) throws java.sql.SQLException {
+        try (java.sql.PreparedStatement ps = connection.prepareStatement(statement.sql())) {
+            ps.getParameterMetaData();
+        }
+    }
+
     /** Checks the binding's form is served, else refuses. */
     default void requireForm(RoleBinding<?> binding) {
         if (!supportsForm(binding.form())) {

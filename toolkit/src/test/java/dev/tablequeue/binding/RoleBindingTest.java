@@ -148,9 +148,11 @@ class RoleBindingTest {
     }
 
     @Test
-    void data_in_payload_mode_is_refused() {
-        refusedFor(RoleBinding.of(EMAIL_JOBS, EMAIL_JOBS.JOB_ID).payload(EMAIL_JOBS.PAYLOAD).data(EMAIL_JOBS.NAME),
-                "email_jobs", "data(..)", "row-mode", "payload mode");
+    void data_in_payload_mode_names_columns_the_insert_writes() {
+        RoleBinding<?> b = RoleBinding.of(EMAIL_JOBS, EMAIL_JOBS.JOB_ID).payload(EMAIL_JOBS.PAYLOAD)
+                .data(EMAIL_JOBS.NAME).build();
+        assertThat(b.payloadMode()).isTrue();
+        assertThat(b.insertColumns()).extracting(f -> f.getName()).containsExactly("payload", "name");
     }
 
     @Test

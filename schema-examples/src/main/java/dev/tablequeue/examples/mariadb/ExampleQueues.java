@@ -85,6 +85,7 @@ public final class ExampleQueues {
             RoleBinding.of(PAYOUTS, PAYOUTS.ID)
                     .advisory("payouts-{account_id}")
                     .payload(PAYOUTS.PAYLOAD)
+                    .data(PAYOUTS.ACCOUNT_ID)
                     .build();
 
     /** Signups, handled in transactional mode: the account and its welcome email commit with the acknowledgement. */

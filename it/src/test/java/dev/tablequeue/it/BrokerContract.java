@@ -1,0 +1,916 @@
+package dev.tablequeue.it;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.AlreadySubscribedException;
+import dev.tablequeue.BrokerClosedException;
+import dev.tablequeue.DeclarationException;
+import dev.tablequeue.LeaseLostException;
+import dev.tablequeue.SchemaException;
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.Delivery;
+import dev.tablequeue.broker.FailurePolicy;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.broker.ShutdownReport;
+import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.testkit.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.Temporal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * What the broker does, on each database, in every form the database takes. Each database runs this suite
+ * through a small subclass that supplies its server, its time type and its DDL; the tests are final.
+ * A form the database does not take is asserted to be refused when the broker starts.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class BrokerContract {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+    /** How long a test waits for something the broker does asynchronously. */
+    protected static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** The poll interval of the brokers under test: short, so a test never waits long for a claim. */
+    protected static final Duration POLL = Duration.ofMillis(50);
+
+    /** The job a payload carries. */
+    public record Job(int n, String kind) {}
+
+    protected abstract LiveDatabase.Engine engine();
+
+    protected abstract DataType<? extends Temporal> timeType();
+
+    /** The DDL of a {@link Jobs} table named {@code name} on this database. */
+    protected abstract String createTable(String name);
+
+    /** The forms this database takes. */
+    protected abstract Set<Form> forms();
+
+    protected LiveDatabase db;
+    protected HikariDataSource pool;
+    protected final SettableClock clock = new SettableClock();
+    private final List<QueueBroker> brokers = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    void openDatabase() {
+        db = LiveDatabase.create(engine(), "broker_" + getClass().getSimpleName());
+        pool = db.pool(12);
+    }
+
+    @AfterEach
+    void closeBrokers() {
+        for (QueueBroker b : brokers) {
+            b.close();
+        }
+        brokers.clear();
+    }
+
+    @AfterAll
+    void closeDatabase() {
+        if (pool != null) {
+            pool.close();
+        }
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    // ================================================================ outcomes
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void every_row_is_delivered_once_and_acknowledged(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        Map<Integer, Integer> seen = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            seen.merge(job.n(), 1, Integer::sum);
+            return Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        for (int i = 0; i < 20; i++) {
+            broker.publisher().publish(b, Message.of("emails", new Job(i, "mail")));
+        }
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 20);
+        assertThat(seen).hasSize(20).allSatisfy((n, times) -> assertThat(times).isEqualTo(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void an_acknowledgement_deletes_a_row_where_the_table_keeps_no_processed_at(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = bindingWithout(t, form, "processed_at");
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 5);
+        await().atMost(PATIENCE).until(() -> count(t, "1 = 1") == 0);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_retry_returns_the_row_and_its_next_delivery_reads_one_more_attempt(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return attempts.size() < 3 ? Outcome.retry() : Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(attempts).containsExactly(1, 2, 3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_delayed_retry_hides_the_row_until_its_time_comes(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return attempts.size() == 1 ? Outcome.retryAfter(Duration.ofHours(1)) : Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> attempts.size() == 1 && count(t, "locked_until is null") == 1);
+        // many polls pass while the row's time has not come
+        await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> attempts.size() == 1);
+        clock.advance(Duration.ofHours(2));
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(attempts).containsExactly(1, 2);
+    }
+
+    @Test
+    public final void a_delayed_retry_on_a_table_without_retry_after_returns_the_row_at_once() {
+        Jobs t = newTable();
+        Form form = forms().contains(Form.LEASE) ? Form.LEASE : forms().iterator().next();
+        RoleBinding<Record> b = bindingWithout(t, form, "retry_after");
+        QueueBroker broker = broker();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return attempts.size() == 1 ? Outcome.retryAfter(Duration.ofHours(1)) : Outcome.ack();
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(attempts).containsExactly(1, 2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_drop_finishes_the_row(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        AtomicInteger handled = new AtomicInteger();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.incrementAndGet();
+            return Outcome.drop();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 3);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 3);
+        assertThat(handled).hasValue(3);
+    }
+
+    // ================================================================ dead letters
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void spent_attempts_move_the_row_to_the_dead_letter_group_keeping_its_attempt(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        List<String> deadLettered = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void deadLettered(Delivery delivery, String destination) {
+                deadLettered.add(destination);
+            }
+        });
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(2).deadLetter("escalated")
+                .handle((job, d) -> {
+                    attempts.add(d.attempt().orElseThrow());
+                    return Outcome.retry();
+                });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'escalated'") == 1);
+        assertThat(attempts).containsExactly(1, 2);
+        assertThat(deadLettered).containsExactly("escalated");
+        // the row keeps the attempt its last delivery left: counted by the claim in the lease and advisory forms
+        long expected = form == Form.ROW_LOCK ? 2 : 3;
+        assertThat(count(t, "attempt = " + expected + " and processed_at is null")).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void spent_attempts_move_the_row_into_the_dead_letter_table_with_every_column(Form form) {
+        Jobs t = newTable();
+        Jobs dead = newTable();
+        RoleBinding.Builder<Record> builder = RoleBinding.of(t, t.ID).group(t.GRP).partitionKey(t.PARTITION_KEY)
+                .retryAfter(t.RETRY_AFTER).attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .data(t.NOTE);
+        RoleBinding<Record> b = switch (form) {
+            case ROW_LOCK -> builder.build();
+            case LEASE -> builder.lease(t.LOCKED_UNTIL).build();
+            case ADVISORY -> builder.advisory(t.getName() + "-{id}").build();
+        };
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetterTable(dead)
+                .handle((job, d) -> {
+                    throw new IllegalStateException("the mail server is down");
+                });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        broker.publisher().publish(b, Message.of("emails", new Job(7, "mail")).set(t.NOTE, "keep me")
+                .set(t.PARTITION_KEY, "customer-9"));
+        await().atMost(PATIENCE).until(() -> count(dead, "1 = 1") == 1);
+        assertThat(count(t, "1 = 1")).isZero();
+        Record row = dsl().selectFrom(dead).fetchOne();
+        assertThat(row.get(dead.NOTE)).isEqualTo("keep me");
+        assertThat(row.get(dead.PARTITION_KEY)).isEqualTo("customer-9");
+        assertThat(row.get(dead.GRP)).isEqualTo("emails");
+        assertThat(new String(row.get(dead.PAYLOAD))).contains("\"n\":7");
+    }
+
+    @Test
+    public final void a_handler_that_throws_is_retried_and_counted_toward_the_cap() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(3).deadLetter("dead")
+                .handle((job, d) -> {
+                    attempts.add(d.attempt().orElseThrow());
+                    throw new IllegalStateException("fails every time");
+                });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 1);
+        assertThat(attempts).containsExactly(1, 2, 3);
+    }
+
+    // ================================================================ rows that do not decode
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_row_that_does_not_decode_is_dropped_and_the_loop_goes_on(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Object> undecoded = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void decodeFailed(Delivery delivery, Throwable failure) {
+                undecoded.add(delivery.id());
+            }
+        });
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        long bad = insertRaw(t, "emails", "not json at all".getBytes());
+        publish(broker, b, "emails", 2);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 3);
+        assertThat(undecoded).containsExactly(bad);
+        assertThat(handled).containsExactlyInAnyOrder(0, 1);
+    }
+
+    @Test
+    public final void a_decode_policy_that_delays_keeps_the_row_in_the_table() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class)
+                .onDecodeFailure(FailurePolicy.retryAfter(Duration.ofMinutes(10)))
+                .handle((job, d) -> Outcome.ack());
+        broker.start();
+        long bad = insertRaw(t, "emails", "{".getBytes());
+        await().atMost(PATIENCE).until(() -> count(t, "id = " + bad + " and attempt = 2") == 1);
+        assertThat(count(t, "processed_at is not null")).isZero();
+    }
+
+    // ================================================================ declarations and startup checks
+
+    @Test
+    public final void declarations_a_table_cannot_carry_stop_the_start_naming_what_is_missing() {
+        Jobs t = newTable();
+        Form form = preferredForm();
+        RoleBinding<Record> b = binding(t, form);
+        assertRefused(b, m -> m.payload(Job.class).maxAttempts(3), "maxAttempts(3) needs a destination");
+        assertRefused(b, m -> m.payload(Job.class).deadLetter("dead"), "without maxAttempts");
+        assertRefused(bindingWithout(t, form, "attempt"), m -> m.payload(Job.class).maxAttempts(2).deadLetter("x"),
+                "attempt column");
+        assertRefused(b, m -> m.rows(), "payload mode");
+        assertRefused(bindingWithout(t, form, "grp"), m -> m.payload(Job.class).maxAttempts(2).deadLetter("x"),
+                "no group column");
+        if (form != Form.LEASE) {
+            assertRefused(b, m -> m.payload(Job.class).lease(Duration.ofSeconds(5)), "holds no lease");
+        }
+    }
+
+    @Test
+    public final void a_missing_table_or_column_stops_the_start_naming_the_table_and_the_statement() {
+        Jobs missing = new Jobs("never_created_" + TABLES.incrementAndGet(), timeType());
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(binding(missing, preferredForm()), "emails")).payload(Job.class)
+                .handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(broker::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining(missing.getName())
+                .hasMessageContaining("statement");
+
+        Jobs t = newTable();
+        db.execute("ALTER TABLE " + t.getName() + " DROP COLUMN note");
+        RoleBinding<Record> rows = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).lease(t.LOCKED_UNTIL).build();
+        QueueBroker other = broker();
+        other.subscribe(InboxQueue.of(rows, "emails")).rows().handle((row, d) -> Outcome.ack());
+        assertThatThrownBy(other::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining(t.getName())
+                .hasMessageContaining("note");
+    }
+
+    @Test
+    public final void a_second_subscription_to_a_queue_is_refused() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(() -> broker.subscribe(InboxQueue.of(b, "emails")))
+                .isInstanceOf(AlreadySubscribedException.class)
+                .hasMessageContaining(t.getName());
+        // another group of the same table is another queue
+        broker.subscribe(InboxQueue.of(b, "invoices")).payload(Job.class).handle((job, d) -> Outcome.ack());
+    }
+
+    // ================================================================ publishing
+
+    @Test
+    public final void a_publish_in_the_callers_transaction_commits_or_rolls_back_with_it() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        broker.start();
+        try {
+            dsl().transaction(tx -> {
+                broker.publisher().publish(tx.dsl(), b, Message.of("emails", new Job(1, "rolled back")));
+                throw new IllegalStateException("the order failed");
+            });
+        } catch (IllegalStateException expected) {
+            // the transaction rolled back
+        }
+        dsl().transaction(tx -> broker.publisher().publish(tx.dsl(), b, Message.of("emails", new Job(2, "kept"))));
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(handled).containsExactly(2);
+        assertThat(count(t, "1 = 1")).isEqualTo(1);
+    }
+
+    @Test
+    public final void a_publish_wakes_its_subscription_before_the_poll_interval() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(Duration.ofHours(1)).build();
+        brokers.add(broker);
+        CountDownLatch handled = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.countDown();
+            return Outcome.ack();
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> handled.getCount() == 0);
+    }
+
+    @Test
+    public final void a_publish_after_close_fails() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        broker.start();
+        broker.close();
+        assertThatThrownBy(() -> broker.publisher().publish(b, Message.of("emails", new Job(1, "late"))))
+                .isInstanceOf(BrokerClosedException.class);
+    }
+
+    @Test
+    public final void headers_and_the_partition_key_reach_the_delivery() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).partitionKey(t.PARTITION_KEY)
+                .attempt(t.ATTEMPT).headers(t.HEADERS).payload(t.PAYLOAD).processedAt(t.PROCESSED_AT)
+                .lease(t.LOCKED_UNTIL).build();
+        QueueBroker broker = broker();
+        AtomicReference<Delivery> seen = new AtomicReference<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            seen.set(d);
+            return Outcome.ack();
+        });
+        broker.start();
+        broker.publisher().publish(b, Message.of("emails", new Job(1, "mail")).header("trace", "t-1")
+                .header("tenant", "acme").set(t.PARTITION_KEY, "customer-4"));
+        await().atMost(PATIENCE).until(() -> seen.get() != null);
+        assertThat(seen.get().headers()).containsEntry("trace", "t-1").containsEntry("tenant", "acme");
+        assertThat(seen.get().partitionKey()).isEqualTo("customer-4");
+        assertThat(seen.get().queue()).isEqualTo("emails");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void row_mode_hands_the_handler_the_row(Form form) {
+        Jobs t = newTable();
+        RoleBinding.Builder<Record> builder = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).data(t.NOTE);
+        RoleBinding<Record> b = switch (form) {
+            case ROW_LOCK -> builder.build();
+            case LEASE -> builder.lease(t.LOCKED_UNTIL).build();
+            case ADVISORY -> builder.advisory("row-{id}").build();
+        };
+        QueueBroker broker = broker();
+        List<String> notes = new CopyOnWriteArrayList<>();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).rows().handle((row, d) -> {
+            notes.add(row.get(t.NOTE));
+            attempts.add(row.get(t.ATTEMPT));
+            return Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        broker.publisher().publish(b, Message.row("emails").set(t.NOTE, "a note"));
+        await().atMost(PATIENCE).until(() -> notes.size() == 1);
+        assertThat(notes).containsExactly("a note");
+        assertThat(attempts).containsExactly(1);
+    }
+
+    // ================================================================ concurrency
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void two_brokers_with_four_workers_each_deliver_a_thousand_rows_exactly_once(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        Map<Integer, Integer> seen = new ConcurrentHashMap<>();
+        List<QueueBroker> two = List.of(broker(), broker());
+        for (QueueBroker broker : two) {
+            broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(4).handle((job, d) -> {
+                seen.merge(job.n(), 1, Integer::sum);
+                return Outcome.ack();
+            });
+        }
+        if (!startsOrIsRefused(two.get(0), form)) {
+            return;
+        }
+        insertMany(t, "bulk", 1000);
+        two.get(1).start();
+        await().atMost(Duration.ofMinutes(3)).until(() -> count(t, "processed_at is not null") == 1000);
+        assertThat(seen).hasSize(1000);
+        assertThat(seen.values()).containsOnly(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void workers_run_deliveries_side_by_side(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        CountDownLatch together = new CountDownLatch(3);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            together.countDown();
+            // each handler holds its delivery until all three are in work at once
+            return together.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 3);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 3);
+        assertThat(together.getCount()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Form.class, names = {"ROW_LOCK", "ADVISORY"})
+    public final void a_subscription_never_takes_the_pools_last_connection(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        try (HikariDataSource small = db.pool(3)) {
+            small.setConnectionTimeout(5_000);
+            QueueBroker broker = QueueBroker.builder(small).clock(clock).pollInterval(POLL).build();
+            brokers.add(broker);
+            AtomicInteger inWork = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            List<Integer> queried = new CopyOnWriteArrayList<>();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
+                most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+                try {
+                    // the handler's own query still finds a connection
+                    queried.add(d.db().selectOne().fetchOne(0, Integer.class));
+                    return Outcome.ack();
+                } finally {
+                    inWork.decrementAndGet();
+                }
+            });
+            if (!startsOrIsRefused(broker, form)) {
+                return;
+            }
+            publish(broker, b, "emails", 12);
+            await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 12);
+            assertThat(most.get()).isBetween(1, 2);
+            assertThat(queried).hasSize(12).containsOnly(1);
+            broker.close();
+        }
+    }
+
+    // ================================================================ leases
+
+    @Test
+    public final void a_late_settlement_after_the_lease_ran_out_fails_and_changes_nothing() throws Exception {
+        if (!forms().contains(Form.LEASE)) {
+            return;
+        }
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.LEASE);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        QueueBroker first = broker(new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.add(failure);
+            }
+        });
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        first.start();
+        publish(first, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+
+        // the lease runs out (the host clock moves past it), and another broker claims the row
+        clock.advance(Duration.ofMinutes(5));
+        List<Integer> secondAttempts = new CopyOnWriteArrayList<>();
+        QueueBroker second = broker();
+        second.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            secondAttempts.add(d.attempt().orElseThrow());
+            return Outcome.retryAfter(Duration.ofHours(1));
+        });
+        second.start();
+        await().atMost(PATIENCE).until(() -> secondAttempts.size() == 1);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> failures.size() == 1);
+        assertThat(failures.get(0)).isInstanceOf(LeaseLostException.class).hasMessageContaining(t.getName());
+        assertThat(secondAttempts).containsExactly(2);
+        assertThat(count(t, "processed_at is null")).isEqualTo(1);
+    }
+
+    @Test
+    public final void the_keeper_extends_the_lease_while_the_handler_runs() throws Exception {
+        if (!forms().contains(Form.LEASE)) {
+            return;
+        }
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.LEASE);
+        QueueBroker broker = QueueBroker.builder(pool).pollInterval(POLL).lease(Duration.ofSeconds(1)).build();
+        brokers.add(broker);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        Instant first = lockedUntil(t);
+        await().atMost(PATIENCE).until(() -> lockedUntil(t).isAfter(first.plusSeconds(1)));
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+    }
+
+    // ================================================================ shutdown
+
+    @Test
+    public final void close_releases_the_locks_of_deliveries_in_work_and_their_rows_return() throws Exception {
+        if (!forms().contains(Form.ADVISORY)) {
+            return;
+        }
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        QueueBroker first = QueueBroker.builder(pool).clock(clock).pollInterval(POLL)
+                .drainTimeout(Duration.ofMillis(200)).listener(new BrokerListener() {
+                    @Override
+                    public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                        failures.add(failure);
+                    }
+                }).build();
+        brokers.add(first);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        first.start();
+        publish(first, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        ShutdownReport report = first.close();
+        assertThat(report.locksReleased()).isEqualTo(1);
+        assertThat(report.deliveriesAbandoned()).isEqualTo(1);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> failures.size() == 1);
+        assertThat(failures.get(0)).isInstanceOf(BrokerClosedException.class);
+
+        List<Integer> again = new CopyOnWriteArrayList<>();
+        QueueBroker second = broker();
+        second.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            again.add(d.attempt().orElseThrow());
+            return Outcome.ack();
+        });
+        second.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(again).containsExactly(2);
+    }
+
+    @Test
+    public final void close_waits_for_handlers_in_work_to_settle() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        Thread.ofVirtual().start(letGo::countDown);
+        ShutdownReport report = broker.close();
+        assertThat(report.deliveriesAbandoned()).isZero();
+        assertThat(count(t, "processed_at is not null")).isEqualTo(1);
+    }
+
+    // ================================================================ resilience and order
+
+    @Test
+    public final void a_failing_claim_is_logged_and_retried_and_the_loop_never_dies() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        AtomicInteger claimFailures = new AtomicInteger();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
+                claimFailures.incrementAndGet();
+            }
+        });
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        broker.start();
+        db.execute("DROP TABLE " + t.getName());
+        await().atMost(PATIENCE).until(() -> claimFailures.get() >= 2);
+        db.execute(createTable(t.getName()));
+        publish(broker, b, "emails", 1);
+        await().atMost(PATIENCE).until(() -> handled.size() == 1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Form.class, names = {"ROW_LOCK", "LEASE"})
+    public final void a_fifo_group_has_one_row_in_work_at_a_time_in_order(Form form) {
+        Jobs t = newTable();
+        RoleBinding.Builder<Record> builder = RoleBinding.of(t, t.ID).fifoGroup(t.GRP).retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD);
+        RoleBinding<Record> b = form == Form.LEASE ? builder.lease(t.LOCKED_UNTIL).build() : builder.build();
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        AtomicInteger inWork = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<QueueBroker> two = List.of(broker(), broker());
+        for (QueueBroker broker : two) {
+            broker.subscribe(InboxQueue.of(b, "crm")).payload(Job.class).workers(3).handle((job, d) -> {
+                most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+                try {
+                    order.add(job.n());
+                    // the head fails once: it keeps its place
+                    return job.n() == 2 && d.attempt().orElseThrow() == 1 ? Outcome.retry() : Outcome.ack();
+                } finally {
+                    inWork.decrementAndGet();
+                }
+            });
+        }
+        if (!startsOrIsRefused(two.get(0), form)) {
+            return;
+        }
+        publish(two.get(0), b, "crm", 6);
+        two.get(1).start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 6);
+        assertThat(order).containsExactly(0, 1, 2, 2, 3, 4, 5);
+        assertThat(most).hasValue(1);
+    }
+
+    @Test
+    public final void the_time_zone_of_the_jvm_does_not_move_due_times() {
+        TimeZone original = TimeZone.getDefault();
+        TimeZone.setDefault(TimeZone.getTimeZone("Asia/Kathmandu"));
+        try {
+            Jobs t = newTable();
+            RoleBinding<Record> b = binding(t, preferredForm());
+            QueueBroker broker = broker();
+            List<Integer> attempts = new CopyOnWriteArrayList<>();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+                attempts.add(d.attempt().orElseThrow());
+                return attempts.size() == 1 ? Outcome.retryAfter(Duration.ofMinutes(30)) : Outcome.ack();
+            });
+            broker.start();
+            publish(broker, b, "emails", 1);
+            await().atMost(PATIENCE).until(() -> attempts.size() == 1);
+            await().during(Duration.ofMillis(300)).atMost(PATIENCE).until(() -> attempts.size() == 1);
+            clock.advance(Duration.ofMinutes(31));
+            await().atMost(PATIENCE).until(() -> attempts.size() == 2);
+        } finally {
+            TimeZone.setDefault(original);
+        }
+    }
+
+    // ================================================================ fixture
+
+    protected Form preferredForm() {
+        return forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
+    }
+
+    protected Jobs newTable() {
+        String name = "jobs" + TABLES.incrementAndGet();
+        db.execute(createTable(name));
+        return new Jobs(name, timeType());
+    }
+
+    /** A payload-mode binding of {@code t} with every role, in {@code form}. */
+    protected RoleBinding<Record> binding(Jobs t, Form form) {
+        return bindingWithout(t, form, "");
+    }
+
+    /** As {@link #binding}, leaving out the role played by column {@code left}. */
+    protected RoleBinding<Record> bindingWithout(Jobs t, Form form, String left) {
+        RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID);
+        if (!left.equals("grp")) {
+            b.group(t.GRP);
+        }
+        b.priority(t.PRIORITY);
+        if (!left.equals("retry_after")) {
+            b.retryAfter(t.RETRY_AFTER);
+        }
+        if (!left.equals("attempt")) {
+            b.attempt(t.ATTEMPT);
+        }
+        if (!left.equals("processed_at")) {
+            b.processedAt(t.PROCESSED_AT);
+        }
+        b.payload(t.PAYLOAD);
+        switch (form) {
+            case LEASE -> b.lease(t.LOCKED_UNTIL);
+            case ADVISORY -> b.advisory(t.getName() + "-{id}");
+            case ROW_LOCK -> { }
+        }
+        return b.build();
+    }
+
+    protected QueueBroker broker() {
+        return broker(new BrokerListener() {});
+    }
+
+    protected QueueBroker broker(BrokerListener listener) {
+        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL).listener(listener)
+                .drainTimeout(Duration.ofSeconds(10)).build();
+        brokers.add(broker);
+        return broker;
+    }
+
+    /** Starts {@code broker}; where the database does not take {@code form}, asserts the start is refused. */
+    protected boolean startsOrIsRefused(QueueBroker broker, Form form) {
+        if (forms().contains(form)) {
+            broker.start();
+            return true;
+        }
+        assertThatThrownBy(broker::start).isInstanceOf(TableQueueException.class)
+                .hasMessageContaining(form.name().toLowerCase().replace('_', ' '));
+        return false;
+    }
+
+    private void assertRefused(RoleBinding<Record> b, java.util.function.Function<dev.tablequeue.broker.Subscribe<Record>,
+            dev.tablequeue.broker.Mount<?>> mount, String why) {
+        QueueBroker broker = broker();
+        mount.apply(broker.subscribe(InboxQueue.of(b, "emails"))).handle((m, d) -> Outcome.ack());
+        assertThatThrownBy(broker::start).isInstanceOf(DeclarationException.class)
+                .hasMessageContaining("emails")
+                .hasMessageContaining(why);
+    }
+
+    protected void publish(QueueBroker broker, RoleBinding<Record> b, String group, int n) {
+        for (int i = 0; i < n; i++) {
+            broker.publisher().publish(b, Message.of(group, new Job(i, "mail")));
+        }
+    }
+
+    protected DSLContext dsl() {
+        return DSL.using(pool, switch (db.engine()) {
+            case POSTGRES -> org.jooq.SQLDialect.POSTGRES;
+            case SQLITE -> org.jooq.SQLDialect.SQLITE;
+            case MARIADB -> org.jooq.SQLDialect.MARIADB;
+            case MYSQL -> org.jooq.SQLDialect.MYSQL;
+        });
+    }
+
+    protected long count(Jobs t, String condition) {
+        return dsl().fetchCount(t, DSL.condition(condition));
+    }
+
+    private long insertRaw(Jobs t, String group, byte[] payload) {
+        return dsl().insertInto(t).set(t.GRP, group).set(t.PAYLOAD, payload).returning(t.ID).fetchOne().get(t.ID);
+    }
+
+    private void insertMany(Jobs t, String group, int n) {
+        List<org.jooq.Query> inserts = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            inserts.add(dsl().insertInto(t).set(t.GRP, group)
+                    .set(t.PAYLOAD, ("{\"n\":" + i + ",\"kind\":\"bulk\"}").getBytes()));
+        }
+        dsl().batch(inserts).execute();
+    }
+
+    private Instant lockedUntil(Jobs t) {
+        Object value = dsl().select(t.LOCKED_UNTIL).from(t).fetchOne(0);
+        if (value instanceof java.time.OffsetDateTime odt) {
+            return odt.toInstant();
+        }
+        if (value instanceof java.time.LocalDateTime ldt) {
+            return ldt.toInstant(java.time.ZoneOffset.UTC);
+        }
+        return Instant.MIN;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tablequeue.it;
+
+import java.time.temporal.Temporal;
+import org.jooq.DataType;
+import org.jooq.Record;
+import org.jooq.TableField;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.jooq.impl.TableImpl;
+
+/**
+ * A queue table with a column for every role, described as jOOQ's code generator describes a table, with
+ * the time type of the database under test. Each database's DDL for it comes from its suite's subclass.
+ */
+public final class Jobs extends TableImpl<Record> {
+    private static final long serialVersionUID = 1L;
+
+    public final TableField<Record, Long> ID;
+    public final TableField<Record, String> GRP;
+    public final TableField<Record, Integer> PRIORITY;
+    public final TableField<Record, String> PARTITION_KEY;
+    public final TableField<Record, ? extends Temporal> RETRY_AFTER;
+    public final TableField<Record, Integer> ATTEMPT;
+    public final TableField<Record, ? extends Temporal> PROCESSED_AT;
+    public final TableField<Record, ? extends Temporal> LOCKED_UNTIL;
+    public final TableField<Record, String> HEADERS;
+    public final TableField<Record, byte[]> PAYLOAD;
+    public final TableField<Record, String> NOTE;
+
+    public Jobs(String name, DataType<? extends Temporal> time) {
+        super(DSL.name(name));
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+        GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
+        PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
+                .defaultValue(DSL.inline(0)), this, "");
+        PARTITION_KEY = createField(DSL.name("partition_key"), SQLDataType.VARCHAR(100), this, "");
+        RETRY_AFTER = createField(DSL.name("retry_after"), defaulted(time), this, "");
+        ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER.nullable(false)
+                .defaultValue(DSL.inline(1)), this, "");
+        PROCESSED_AT = createField(DSL.name("processed_at"), time.nullable(true), this, "");
+        LOCKED_UNTIL = createField(DSL.name("locked_until"), time.nullable(true), this, "");
+        HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
+        PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
+        NOTE = createField(DSL.name("note"), SQLDataType.VARCHAR(100), this, "");
+    }
+
+    private static <T> DataType<T> defaulted(DataType<T> time) {
+        return time.nullable(false).defaultValue(DSL.field("now()", time));
+    }
+}

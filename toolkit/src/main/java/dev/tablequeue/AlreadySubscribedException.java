@@ -1,0 +1,14 @@
+package dev.tablequeue;
+
+/** A second subscription to a queue one broker already serves. */
+public class AlreadySubscribedException extends TableQueueException {
+    private static final long serialVersionUID = 1L;
+
+    public AlreadySubscribedException(String message) {
+        super(message);
+    }
+
+    public AlreadySubscribedException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.tablequeue.broker;
+
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jooq.DSLContext;
+
+/** One claimed row in a handler's hands: what the handler reads off it beside the message. */
+public interface Delivery {
+
+    /** The row's id. */
+    Object id();
+
+    /** The queue (the subscription's name) the row was claimed from. */
+    String queue();
+
+    /**
+     * The attempt as it stood before this claim: the first delivery reads 1. Empty where the table has no
+     * attempt column (or its value did not decode).
+     */
+    OptionalInt attempt();
+
+    /** The delivery's headers: from the headers column or header fields; empty where the table has neither. */
+    Map<String, String> headers();
+
+    /** The partition key, or null where the table has none. */
+    Object partitionKey();
+
+    /** A jOOQ context on the broker's pool: each statement commits on its own. */
+    DSLContext db();
+}

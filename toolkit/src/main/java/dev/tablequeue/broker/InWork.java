@@ -1,0 +1,77 @@
+package dev.tablequeue.broker;
+
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jooq.DSLContext;
+
+/**
+ * A delivery in work: what its handler sees, and what its settlement needs (the connection that holds it,
+ * its lease token, its advisory key). Its state moves once from in work to settled or released.
+ */
+final class InWork implements Delivery {
+    enum State {
+        IN_WORK,
+        SETTLED,
+        RELEASED
+    }
+
+    private final Subscription<?> subscription;
+    final ClaimedRow row;
+    final Connection connection;
+    final String advisoryKey;
+    volatile Instant leaseHeld;
+    volatile Thread handlerThread;
+    /** Set when the lock release was not confirmed, so the connection must end its session. */
+    volatile boolean evicted;
+    final AtomicReference<State> state = new AtomicReference<>(State.IN_WORK);
+    /** Orders a lease extension and the settlement, which both read and move the token. */
+    final ReentrantLock lock = new ReentrantLock();
+
+    InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
+            Instant leaseHeld) {
+        this.subscription = subscription;
+        this.row = row;
+        this.connection = connection;
+        this.advisoryKey = advisoryKey;
+        this.leaseHeld = leaseHeld;
+    }
+
+    @Override
+    public Object id() {
+        return row.id();
+    }
+
+    @Override
+    public String queue() {
+        return subscription.queue.name();
+    }
+
+    @Override
+    public OptionalInt attempt() {
+        return row.attempt();
+    }
+
+    @Override
+    public Map<String, String> headers() {
+        return row.headers();
+    }
+
+    @Override
+    public Object partitionKey() {
+        return row.partitionKey();
+    }
+
+    @Override
+    public DSLContext db() {
+        return subscription.broker.db;
+    }
+
+    @Override
+    public String toString() {
+        return "delivery " + row.id() + " of " + subscription.queue;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.tablequeue.broker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Objects;
+
+/** JSON payloads through a Jackson {@link ObjectMapper}. */
+public final class JacksonCodec implements Codec {
+    private final ObjectMapper mapper;
+
+    public JacksonCodec() {
+        this(new ObjectMapper().findAndRegisterModules());
+    }
+
+    public JacksonCodec(ObjectMapper mapper) {
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+    }
+
+    @Override
+    public <T> T decode(byte[] payload, Class<T> type) throws Exception {
+        if (type == byte[].class) {
+            return type.cast(payload);
+        }
+        return mapper.readValue(payload, type);
+    }
+
+    @Override
+    public byte[] encode(Object message) throws Exception {
+        if (message instanceof byte[] bytes) {
+            return bytes;
+        }
+        return mapper.writeValueAsBytes(message);
+    }
+}

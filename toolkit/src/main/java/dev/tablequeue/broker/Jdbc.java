@@ -1,0 +1,60 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.StatementBinder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** Runs built statements on a connection. */
+final class Jdbc {
+    private Jdbc() {}
+
+    interface Reader<V> {
+        V read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs a statement that returns rows and reads them. */
+    static <V> V query(Connection c, Statement statement, Binds binds, QueueDialect dialect, Reader<V> reader)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            StatementBinder.bind(ps, statement, binds, dialect);
+            if (!ps.execute()) {
+                throw new SQLException("the " + statement.purpose() + " statement returned no result set");
+            }
+            try (ResultSet rs = ps.getResultSet()) {
+                return reader.read(rs);
+            }
+        }
+    }
+
+    /** Runs a statement that changes rows and returns how many. */
+    static int update(Connection c, Statement statement, Binds binds, QueueDialect dialect) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            StatementBinder.bind(ps, statement, binds, dialect);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** The first column of the first row, read as a boolean (true, or the number 1). */
+    static boolean firstBoolean(ResultSet rs) throws SQLException {
+        if (!rs.next()) {
+            return false;
+        }
+        Object value = rs.getObject(1);
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        return value instanceof Number n && n.longValue() == 1L;
+    }
+
+    /** Runs plain SQL without parameters. */
+    static void execute(Connection c, String sql) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

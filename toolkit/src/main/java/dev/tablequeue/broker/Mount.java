@@ -1,0 +1,98 @@
+package dev.tablequeue.broker;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.jooq.Record;
+import org.jooq.Table;
+
+/**
+ * The settings of one subscription, then its handler. Settings are checked when the broker starts: a
+ * declaration its table cannot carry stops {@link QueueBroker#start()} with a
+ * {@link dev.tablequeue.DeclarationException}.
+ *
+ * @param <T> what the handler takes: the decoded payload, or the row
+ */
+public final class Mount<T> {
+    final QueueBroker broker;
+    final InboxQueue<? extends Record> queue;
+    final Class<T> payloadType;
+    final boolean rows;
+    int workers = 1;
+    int maxAttempts;
+    String deadLetterGroup;
+    Table<?> deadLetterTable;
+    Duration lease;
+    Duration pollInterval;
+    FailurePolicy onDecodeFailure = FailurePolicy.drop();
+    FailurePolicy onHandlerFailure = FailurePolicy.retry();
+
+    Mount(QueueBroker broker, InboxQueue<? extends Record> queue, Class<T> payloadType, boolean rows) {
+        this.broker = broker;
+        this.queue = queue;
+        this.payloadType = payloadType;
+        this.rows = rows;
+    }
+
+    /** How many deliveries run at once; a claim is kept in flight for each free worker (one at a time on SQLite). */
+    public Mount<T> workers(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + n + " (" + queue + ")");
+        }
+        this.workers = n;
+        return this;
+    }
+
+    /**
+     * Caps the deliveries of a row: the failure of delivery number {@code n} moves the row to the dead letter
+     * instead of retrying it. Declared with {@link #deadLetter} or {@link #deadLetterTable}, on a table with an
+     * attempt column.
+     */
+    public Mount<T> maxAttempts(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1, was " + n + " (" + queue + ")");
+        }
+        this.maxAttempts = n;
+        return this;
+    }
+
+    /** Moves a row whose attempts are spent into group {@code group} of the same table. */
+    public Mount<T> deadLetter(String group) {
+        this.deadLetterGroup = Objects.requireNonNull(group, "group");
+        return this;
+    }
+
+    /** Moves a row whose attempts are spent into {@code table}, which has the same columns. */
+    public Mount<T> deadLetterTable(Table<?> table) {
+        this.deadLetterTable = Objects.requireNonNull(table, "table");
+        return this;
+    }
+
+    /** The lease of this subscription's deliveries (lease form); whole seconds, at least one, rounded up. */
+    public Mount<T> lease(Duration lease) {
+        this.lease = Objects.requireNonNull(lease, "lease");
+        return this;
+    }
+
+    /** How long an idle worker waits before it claims again, unless a publish or notification wakes it. */
+    public Mount<T> pollInterval(Duration interval) {
+        this.pollInterval = Objects.requireNonNull(interval, "interval");
+        return this;
+    }
+
+    /** How a row that does not decode is settled (default: dropped). */
+    public Mount<T> onDecodeFailure(FailurePolicy policy) {
+        this.onDecodeFailure = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** How a delivery whose handler threw is settled (default: retried, counted toward the cap). */
+    public Mount<T> onHandlerFailure(FailurePolicy policy) {
+        this.onHandlerFailure = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** Mounts {@code handler}; the subscription opens when the broker starts. */
+    public void handle(Handler<T> handler) {
+        broker.mount(this, Objects.requireNonNull(handler, "handler"));
+    }
+}

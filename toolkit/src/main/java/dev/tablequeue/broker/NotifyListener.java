@@ -1,0 +1,95 @@
+package dev.tablequeue.broker;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Listens for PostgreSQL notifications on one connection of the pool, kept for the broker's life, and wakes
+ * the subscriptions of each notified table and group. A lost connection is opened again, and every
+ * subscription is woken once, since a notification sent meanwhile is gone.
+ */
+final class NotifyListener {
+    private static final Logger LOG = LoggerFactory.getLogger(NotifyListener.class);
+    private static final int WAIT_MILLIS = 500;
+
+    private final QueueBroker broker;
+    private final Set<String> channels = new LinkedHashSet<>();
+    private volatile boolean running;
+    private Thread thread;
+
+    NotifyListener(QueueBroker broker, List<Subscription<?>> subscriptions) {
+        this.broker = broker;
+        for (Subscription<?> s : subscriptions) {
+            channels.add(s.channel());
+        }
+    }
+
+    void start() {
+        broker.budget.reserve(1);
+        running = true;
+        thread = Threads.platform("tablequeue-listen").newThread(this::listen);
+        thread.start();
+    }
+
+    void stop() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void listen() {
+        long backoff = 0;
+        boolean lost = false;
+        while (running) {
+            try (Connection c = broker.dataSource.getConnection()) {
+                PGConnection pg = c.unwrap(PGConnection.class);
+                for (String channel : channels) {
+                    Jdbc.execute(c, "LISTEN \"" + channel.replace("\"", "\"\"") + "\"");
+                }
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+                if (lost) {
+                    broker.wakeAll();
+                }
+                backoff = 0;
+                while (running) {
+                    PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
+                    if (received == null) {
+                        continue;
+                    }
+                    for (PGNotification n : received) {
+                        broker.wakeChannel(n.getName(), n.getParameter());
+                    }
+                }
+                Jdbc.execute(c, "UNLISTEN *");
+            } catch (SQLException | RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                lost = true;
+                backoff = Math.min(Math.max(100, backoff * 2), 10_000);
+                LOG.warn("the notification listener lost its connection, listening again in {} ms: {}", backoff,
+                        e.toString());
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
+        }
+    }
+}

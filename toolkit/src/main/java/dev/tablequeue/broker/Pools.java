@@ -1,0 +1,47 @@
+package dev.tablequeue.broker;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import javax.sql.DataSource;
+
+/**
+ * What the broker reads off a connection pool it does not depend on: HikariCP's size, and its eviction of
+ * a connection whose session must end.
+ */
+final class Pools {
+    private Pools() {}
+
+    /** The pool's maximum size, or a large number where the data source does not say. */
+    static int maximumSize(DataSource dataSource) {
+        try {
+            Method m = dataSource.getClass().getMethod("getMaximumPoolSize");
+            return (Integer) m.invoke(dataSource);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Ends {@code connection}'s session instead of returning it to the pool: HikariCP's
+     * {@code evictConnection}, or a JDBC abort elsewhere.
+     */
+    static void evict(DataSource dataSource, Connection connection) {
+        try {
+            Method m = dataSource.getClass().getMethod("evictConnection", Connection.class);
+            m.invoke(dataSource, connection);
+            return;
+        } catch (ReflectiveOperationException e) {
+            // not a HikariCP pool: abort below
+        }
+        try {
+            connection.abort(Runnable::run);
+        } catch (Exception ignored) {
+            // the session may already be gone, which is what we want
+        }
+        try {
+            connection.close();
+        } catch (Exception ignored) {
+            // closed by the abort
+        }
+    }
+}

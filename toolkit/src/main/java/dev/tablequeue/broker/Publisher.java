@@ -1,0 +1,170 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.HeaderException;
+import dev.tablequeue.NoRouteException;
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.Statement;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes messages as rows of queue tables, with each binding's insert, and wakes the subscriptions that read
+ * them. A publish takes a connection of the pool and commits on its own, or joins the caller's transaction
+ * when given the caller's {@link DSLContext}, so a task commits with the data it belongs to.
+ */
+public final class Publisher {
+    private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
+
+    private final QueueBroker broker;
+    private final Map<String, RoleBinding<?>> routes;
+
+    Publisher(QueueBroker broker, Map<String, RoleBinding<?>> routes) {
+        this.broker = broker;
+        this.routes = routes;
+    }
+
+    /** Publishes {@code payload} under {@code name}, into the table a route leads the name to. */
+    public void publish(String name, Object payload) {
+        publish(Message.of(name, payload));
+    }
+
+    /** Publishes {@code message} into the table a route leads its name to. */
+    public void publish(Message message) {
+        publish(route(message.name()), message);
+    }
+
+    /** Publishes {@code message} inside the caller's transaction, into the table a route leads its name to. */
+    public void publish(DSLContext ctx, Message message) {
+        publish(ctx, route(message.name()), message);
+    }
+
+    /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
+    public void publish(RoleBinding<?> binding, Message message) {
+        broker.requireOpen("publish " + message.name());
+        try (Connection c = broker.dataSource.getConnection()) {
+            write(c, binding, message);
+        } catch (SQLException e) {
+            throw new TableQueueException("publish of " + message.name() + " into \"" + binding.tableName()
+                    + "\" failed: " + e.getMessage(), e);
+        }
+        broker.wake(binding, group(binding, message));
+    }
+
+    /** Publishes {@code message} into {@code binding}'s table inside the caller's transaction. */
+    public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
+        broker.requireOpen("publish " + message.name());
+        ctx.connection(c -> write(c, binding, message));
+        broker.wake(binding, group(binding, message));
+    }
+
+    /** The binding a name's route leads to: an exact name first, else the longest matching prefix. */
+    RoleBinding<?> route(String name) {
+        RoleBinding<?> exact = routes.get(name);
+        if (exact != null) {
+            return exact;
+        }
+        RoleBinding<?> best = null;
+        int longest = -1;
+        for (Map.Entry<String, RoleBinding<?>> e : routes.entrySet()) {
+            String route = e.getKey();
+            if (route.endsWith("*")) {
+                String prefix = route.substring(0, route.length() - 1);
+                if (name.startsWith(prefix) && prefix.length() > longest) {
+                    best = e.getValue();
+                    longest = prefix.length();
+                }
+            }
+        }
+        if (best == null) {
+            throw new NoRouteException("no route leads \"" + name + "\" to a table; routes: " + routes.keySet());
+        }
+        return best;
+    }
+
+    private static String group(RoleBinding<?> binding, Message message) {
+        return binding.has(Role.GROUP) ? message.name() : null;
+    }
+
+    private void write(Connection c, RoleBinding<?> binding, Message message) throws SQLException {
+        Statement insert = broker.insert(binding);
+        Jdbc.update(c, insert, new Binds().values(values(binding, message)), broker.dialect);
+        if (broker.listenNotify) {
+            broker.dialect.notify(binding.tableName()).ifPresent(notify -> {
+                try {
+                    String group = group(binding, message);
+                    Jdbc.query(c, notify, new Binds().group(group == null ? "" : group), broker.dialect, rs -> null);
+                } catch (SQLException e) {
+                    LOG.warn("the notification of a publish into \"{}\" failed; the poll will find the row: {}",
+                            binding.tableName(), e.toString());
+                }
+            });
+        }
+    }
+
+    /** The values of the binding's insert columns for {@code message}, in order. */
+    private List<Object> values(RoleBinding<?> binding, Message message) {
+        Map<String, String> headers = message.headers();
+        Set<String> headerFields = new HashSet<>();
+        binding.headerFields().forEach(f -> headerFields.add(f.getName()));
+        if (!binding.has(Role.HEADERS)) {
+            for (String header : headers.keySet()) {
+                if (!headerFields.contains(header) && !message.values().containsKey(header)) {
+                    throw new HeaderException("table \"" + binding.tableName() + "\" keeps no header \"" + header
+                            + "\" (it keeps " + (headerFields.isEmpty() ? "no headers" : headerFields)
+                            + "): the publish of " + message.name() + " would lose it");
+                }
+            }
+        }
+        Set<String> written = new HashSet<>();
+        binding.insertColumns().forEach(f -> written.add(f.getName()));
+        for (String column : message.values().keySet()) {
+            if (!written.contains(column)) {
+                throw new TableQueueException("the publish of " + message.name() + " sets column \"" + column
+                        + "\", which the insert of table \"" + binding.tableName() + "\" does not write (it writes "
+                        + written + "; the database fills the others): declare it with data(..) or leave it out");
+            }
+        }
+        List<Object> values = new ArrayList<>();
+        for (Field<?> column : binding.insertColumns()) {
+            String name = column.getName();
+            if (message.values().containsKey(name)) {
+                values.add(message.values().get(name));
+            } else if (binding.column(Role.GROUP).map(f -> f.getName().equals(name)).orElse(false)) {
+                values.add(message.name());
+            } else if (binding.column(Role.PAYLOAD).map(f -> f.getName().equals(name)).orElse(false)) {
+                values.add(payload(column, message));
+            } else if (binding.column(Role.HEADERS).map(f -> f.getName().equals(name)).orElse(false)) {
+                values.add(RowReader.writeHeaders(headers));
+            } else if (headerFields.contains(name)) {
+                values.add(headers.get(name));
+            } else {
+                values.add(null);
+            }
+        }
+        return values;
+    }
+
+    private Object payload(Field<?> column, Message message) {
+        byte[] bytes;
+        try {
+            bytes = broker.codec.encode(message.payload());
+        } catch (Exception e) {
+            throw new TableQueueException("the payload of " + message.name() + " does not encode: " + e.getMessage(),
+                    e);
+        }
+        return column.getType() == byte[].class ? bytes : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,365 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.AlreadySubscribedException;
+import dev.tablequeue.BrokerClosedException;
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueDialects;
+import dev.tablequeue.dialect.Statement;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves queues kept in the tables of a service's {@link DataSource}: subscriptions claim rows, handlers'
+ * outcomes settle them, and publishes write rows.
+ *
+ * <pre>{@code
+ * QueueBroker broker = QueueBroker.builder(dataSource).pollInterval(Duration.ofSeconds(1)).build();
+ * broker.subscribe(InboxQueue.of(SEND_EMAIL, "emails"))
+ *     .payload(Email.class)
+ *     .workers(4)
+ *     .maxAttempts(5).deadLetter("escalated")
+ *     .handle((email, delivery) -> deliver(email) ? Outcome.ack() : Outcome.retry());
+ * broker.start();
+ * ...
+ * ShutdownReport report = broker.close();
+ * }</pre>
+ *
+ * <p>A broker is configured, then started once, then closed once; settings cannot change after
+ * {@link #start()}.
+ */
+public final class QueueBroker {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueBroker.class);
+
+    final DataSource dataSource;
+    final Duration pollInterval;
+    final Duration lease;
+    final Duration drainTimeout;
+    final Clock clock;
+    final Codec codec;
+    final BrokerListener listener;
+    final boolean listenNotify;
+    final QueueDialect dialect;
+    final ConnectionBudget budget;
+    final DSLContext db;
+    final ExecutorService sqliteThreads;
+
+    private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
+    private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
+    private final Map<String, RoleBinding<?>> routes;
+    private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
+    private NotifyListener notifications;
+    private volatile State state = State.NEW;
+
+    private enum State {
+        NEW,
+        STARTED,
+        CLOSED
+    }
+
+    private QueueBroker(Builder b) {
+        this.dataSource = b.dataSource;
+        this.pollInterval = b.pollInterval;
+        this.lease = b.lease;
+        this.drainTimeout = b.drainTimeout;
+        this.clock = b.clock;
+        this.codec = b.codec;
+        this.listener = b.listener;
+        this.listenNotify = b.listenNotify;
+        this.routes = Collections.unmodifiableMap(new LinkedHashMap<>(b.routes));
+        this.dialect = b.dialect != null ? b.dialect : detect(b.dataSource);
+        int poolSize = b.poolSize > 0 ? b.poolSize : Pools.maximumSize(b.dataSource);
+        this.budget = new ConnectionBudget(poolSize);
+        this.db = DSL.using(b.dataSource, dialect.sqlDialect());
+        this.sqliteThreads = dialect.advisoryKeysInProcess()
+                ? Executors.newCachedThreadPool(Threads.platform("tablequeue-sqlite"))
+                : null;
+    }
+
+    private static QueueDialect detect(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return QueueDialects.detect(c);
+        } catch (SQLException e) {
+            throw new TableQueueException("cannot reach the database to detect its dialect: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts a broker on {@code dataSource} (a HikariCP pool, typically). */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /** The dialect this broker's statements are built with. */
+    public QueueDialect dialect() {
+        return dialect;
+    }
+
+    /**
+     * Starts a subscription to {@code queue}: choose what its handler takes, then its settings, then
+     * {@code handle(..)}.
+     *
+     * @throws AlreadySubscribedException if this broker already serves the queue
+     */
+    public <R extends Record> Subscribe<R> subscribe(InboxQueue<R> queue) {
+        requireState(State.NEW, "subscribe to " + queue);
+        String key = key(queue);
+        if (subscriptions.containsKey(key)) {
+            throw new AlreadySubscribedException("queue " + queue + " already has a subscription on this broker"
+                    + " (one subscription per table and group)");
+        }
+        return new Subscribe<>(this, queue);
+    }
+
+    <T> void mount(Mount<T> mount, Handler<T> handler) {
+        requireState(State.NEW, "mount a handler on " + mount.queue);
+        String key = key(mount.queue);
+        if (subscriptions.containsKey(key)) {
+            throw new AlreadySubscribedException("queue " + mount.queue + " already has a subscription on this"
+                    + " broker (one subscription per table and group)");
+        }
+        subscriptions.put(key, new Subscription<>(this, mount, handler));
+    }
+
+    private static String key(InboxQueue<?> queue) {
+        String group = queue.binding().has(Role.GROUP) ? queue.name() : "";
+        return queue.binding().tableName() + "\u0000" + group;
+    }
+
+    /**
+     * Opens every subscription: checks its declaration, builds and prepares its statements on the server,
+     * then starts claiming. Nothing starts if one subscription fails to open.
+     *
+     * @throws dev.tablequeue.SchemaException for a table or column the database lacks
+     * @throws dev.tablequeue.DeclarationException for settings a table cannot carry
+     */
+    public synchronized void start() {
+        requireState(State.NEW, "start");
+        List<Subscription<?>> opened = new ArrayList<>();
+        try (Connection c = dataSource.getConnection()) {
+            for (Subscription<?> s : subscriptions.values()) {
+                s.open(c);
+                opened.add(s);
+            }
+        } catch (SQLException e) {
+            throw new TableQueueException("cannot open subscriptions: " + e.getMessage(), e);
+        }
+        if (listenNotify) {
+            notifications = new NotifyListener(this, opened);
+            notifications.start();
+        }
+        for (Subscription<?> s : opened) {
+            s.start();
+            started.add(s);
+        }
+        state = State.STARTED;
+        LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), opened.size());
+    }
+
+    /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
+    public Publisher publisher() {
+        return new Publisher(this, routes);
+    }
+
+    /** The insert of {@code binding}, built once per binding. */
+    Statement insert(RoleBinding<?> binding) {
+        return inserts.computeIfAbsent(binding, b -> {
+            dialect.validate(b);
+            return dialect.insert(b);
+        });
+    }
+
+    /** Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null). */
+    void wake(RoleBinding<?> binding, String group) {
+        for (Subscription<?> s : started) {
+            if (s.reads(binding.tableName(), group)) {
+                s.wakeup.wake();
+            }
+        }
+    }
+
+    /** Wakes the subscriptions of the table behind {@code channel} reading {@code group} (all where empty). */
+    void wakeChannel(String channel, String group) {
+        for (Subscription<?> s : started) {
+            if (s.channel().equals(channel) && (group == null || group.isEmpty() || s.readsGroup(group))) {
+                s.wakeup.wake();
+            }
+        }
+    }
+
+    /** Wakes every subscription. */
+    void wakeAll() {
+        for (Subscription<?> s : started) {
+            s.wakeup.wake();
+        }
+    }
+
+    void requireOpen(String action) {
+        if (state == State.CLOSED) {
+            throw new BrokerClosedException("the broker is closed: cannot " + action);
+        }
+    }
+
+    private void requireState(State expected, String action) {
+        if (state != expected) {
+            if (state == State.CLOSED) {
+                throw new BrokerClosedException("the broker is closed: cannot " + action);
+            }
+            throw new IllegalStateException("the broker is " + state.name().toLowerCase() + ": cannot " + action);
+        }
+    }
+
+    /**
+     * Stops claiming, waits up to the drain timeout for handlers in work to finish and settle, releases every
+     * advisory lock still held (a late settlement then fails with {@link BrokerClosedException} and its row
+     * is back in the queue), stops the listener, and reports what it released and closed. Idempotent.
+     */
+    public synchronized ShutdownReport close() {
+        if (state == State.CLOSED) {
+            return new ShutdownReport(0, 0, 0);
+        }
+        state = State.CLOSED;
+        for (Subscription<?> s : started) {
+            s.stop();
+        }
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        int locks = 0;
+        int closed = 0;
+        int abandoned = 0;
+        for (Subscription<?> s : started) {
+            Subscription.Drain drain = s.drain(deadline);
+            locks += drain.locksReleased();
+            closed += drain.connectionsClosed();
+            abandoned += drain.abandoned();
+        }
+        if (notifications != null) {
+            notifications.stop();
+        }
+        if (sqliteThreads != null) {
+            sqliteThreads.shutdown();
+        }
+        ShutdownReport report = new ShutdownReport(locks, closed, abandoned);
+        LOG.info("tablequeue broker closed: {}", report);
+        return report;
+    }
+
+    /** Configures a {@link QueueBroker}. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private Duration lease = Duration.ofSeconds(30);
+        private Duration drainTimeout = Duration.ofSeconds(30);
+        private Clock clock = Clock.systemUTC();
+        private Codec codec = new JacksonCodec();
+        private BrokerListener listener = new BrokerListener() {};
+        private boolean listenNotify;
+        private QueueDialect dialect;
+        private int poolSize;
+        private final Map<String, RoleBinding<?>> routes = new LinkedHashMap<>();
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        /** How long an idle subscription waits before it claims again (default one second). */
+        public Builder pollInterval(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("pollInterval must be positive, was " + interval);
+            }
+            this.pollInterval = interval;
+            return this;
+        }
+
+        /** The lease of deliveries in the lease form (default 30 s; whole seconds, rounded up). */
+        public Builder lease(Duration lease) {
+            this.lease = Leases.whole(lease, "the broker's lease");
+            return this;
+        }
+
+        /** How long {@link QueueBroker#close()} waits for handlers in work (default 30 s). */
+        public Builder drainTimeout(Duration timeout) {
+            this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** The host clock statements read "now" from (default the system's UTC clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The codec of payloads (default JSON through Jackson). */
+        public Builder codec(Codec codec) {
+            this.codec = Objects.requireNonNull(codec, "codec");
+            return this;
+        }
+
+        /** Observes deliveries, settlements and failures. */
+        public Builder listener(BrokerListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * On PostgreSQL: listens for notifications on one dedicated connection (channel = the table's name,
+         * payload = the group) and announces each publish with {@code pg_notify}.
+         */
+        public Builder listenNotify() {
+            this.listenNotify = true;
+            return this;
+        }
+
+        /** A dialect of the service's own, instead of the built-in one detected from the database. */
+        public Builder dialect(QueueDialect dialect) {
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+            return this;
+        }
+
+        /** The pool's size, where the data source does not report it (a HikariCP pool does). */
+        public Builder poolSize(int size) {
+            if (size < 2) {
+                throw new IllegalArgumentException("a broker needs a pool of at least 2 connections, was " + size);
+            }
+            this.poolSize = size;
+            return this;
+        }
+
+        /** Leads publishes under {@code name} into {@code binding}'s table; a name ending in {@code *} is a prefix. */
+        public Builder route(String name, RoleBinding<?> binding) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(binding, "binding");
+            if (routes.putIfAbsent(name, binding) != null) {
+                throw new IllegalArgumentException("route \"" + name + "\" is declared twice");
+            }
+            return this;
+        }
+
+        public QueueBroker build() {
+            QueueBroker broker = new QueueBroker(this);
+            if (listenNotify && !broker.dialect.supportsNotify()) {
+                throw new dev.tablequeue.DeclarationException("listenNotify() needs a database with notifications"
+                        + " (PostgreSQL); " + broker.dialect.name() + " has none");
+            }
+            return broker;
+        }
+    }
+}

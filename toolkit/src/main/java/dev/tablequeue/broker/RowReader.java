@@ -1,0 +1,195 @@
+package dev.tablequeue.broker;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tablequeue.HeaderException;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.temporal.TemporalAccessor;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/**
+ * Reads claimed rows off a JDBC result set: the roles a delivery reads in payload mode, or the whole row as
+ * a record of the table in row mode. A column that does not decode fails that row alone; an id that does
+ * not read fails the claim, since nothing could settle the row.
+ */
+final class RowReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> HEADER_MAP = new TypeReference<>() {};
+
+    private final RoleBinding<?> binding;
+    private final boolean rows;
+    private final DSLContext records;
+    private final String id;
+    private final String attempt;
+    private final String key;
+    private final String headers;
+    private final String payload;
+    private final boolean textPayload;
+    private final List<Field<?>> rowColumns;
+
+    RowReader(RoleBinding<?> binding, boolean rows, DSLContext records) {
+        this.binding = binding;
+        this.rows = rows;
+        this.records = records;
+        this.id = binding.id().getName();
+        this.attempt = binding.column(Role.ATTEMPT).map(Field::getName).orElse(null);
+        this.key = binding.column(Role.PARTITION_KEY).map(Field::getName).orElse(null);
+        this.headers = binding.column(Role.HEADERS).map(Field::getName).orElse(null);
+        this.payload = binding.column(Role.PAYLOAD).map(Field::getName).orElse(null);
+        this.textPayload = binding.column(Role.PAYLOAD).map(f -> f.getType() != byte[].class).orElse(false);
+        this.rowColumns = binding.rowColumns();
+    }
+
+    /** Every row of {@code rs}. */
+    List<ClaimedRow> readAll(ResultSet rs) throws SQLException {
+        List<ClaimedRow> claimed = new ArrayList<>();
+        while (rs.next()) {
+            claimed.add(read(rs));
+        }
+        return claimed;
+    }
+
+    /** The current row of {@code rs}. */
+    ClaimedRow read(ResultSet rs) throws SQLException {
+        Object raw = rs.getObject(id);
+        // the id in the Java type of its column, whatever the driver returned (SQLite reads small ids as Integer)
+        Object rowId = raw == null ? null : binding.id().getDataType().convert(raw);
+        if (rowId == null) {
+            throw new SQLException("a claimed row of " + binding.tableName() + " has no id");
+        }
+        OptionalInt rowAttempt = readAttempt(rs);
+        if (rows) {
+            try {
+                Record record = record(rs);
+                return new ClaimedRow(rowId, rowAttempt, key == null ? null : record.get(key),
+                        headerFields(record::get), null, record, null);
+            } catch (RuntimeException | SQLException e) {
+                return new ClaimedRow(rowId, rowAttempt, null, Map.of(), null, null, e);
+            }
+        }
+        try {
+            Object partition = key == null ? null : rs.getObject(key);
+            Map<String, String> headerMap = headers != null
+                    ? parseHeaders(rs.getString(headers))
+                    : headerFields(name -> {
+                        try {
+                            return rs.getObject(name);
+                        } catch (SQLException e) {
+                            throw new HeaderException("header column " + name + " of " + binding.tableName()
+                                    + " does not read: " + e.getMessage(), e);
+                        }
+                    });
+            byte[] bytes = null;
+            if (payload != null) {
+                bytes = textPayload
+                        ? bytes(rs.getString(payload))
+                        : rs.getBytes(payload);
+            }
+            return new ClaimedRow(rowId, rowAttempt, partition, headerMap, bytes, null, null);
+        } catch (RuntimeException | SQLException e) {
+            return new ClaimedRow(rowId, rowAttempt, null, Map.of(), null, null, e);
+        }
+    }
+
+    private OptionalInt readAttempt(ResultSet rs) {
+        if (attempt == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            Object value = rs.getObject(attempt);
+            return value instanceof Number n ? OptionalInt.of(n.intValue()) : OptionalInt.empty();
+        } catch (SQLException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Record record(ResultSet rs) throws SQLException {
+        Record record = records.newRecord(binding.table());
+        for (int i = 0; i < rowColumns.size(); i++) {
+            Field<Object> f = (Field<Object>) rowColumns.get(i);
+            Object raw = rs.getObject(i + 1);
+            record.set(f, raw == null ? null : f.getDataType().convert(raw));
+        }
+        record.changed(false);
+        return record;
+    }
+
+    private interface Column {
+        Object value(String name);
+    }
+
+    private Map<String, String> headerFields(Column column) {
+        if (binding.headerFields().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (Field<?> f : binding.headerFields()) {
+            Object value = column.value(f.getName());
+            if (value != null) {
+                map.put(f.getName(), text(value));
+            }
+        }
+        return map;
+    }
+
+    private static String text(Object value) {
+        if (value instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        if (value instanceof java.sql.Timestamp ts) {
+            return ts.toInstant().toString();
+        }
+        if (value instanceof TemporalAccessor) {
+            return value.toString();
+        }
+        return String.valueOf(value);
+    }
+
+    static Map<String, String> parseHeaders(String json) {
+        if (json == null || json.isBlank()) {
+            return Map.of();
+        }
+        try {
+            Map<String, Object> parsed = JSON.readValue(json, HEADER_MAP);
+            Map<String, String> map = new LinkedHashMap<>();
+            parsed.forEach((k, v) -> {
+                if (v != null) {
+                    map.put(k, v instanceof String s ? s : String.valueOf(v));
+                }
+            });
+            return map;
+        } catch (Exception e) {
+            throw new HeaderException("headers are not a JSON object of strings: " + e.getMessage(), e);
+        }
+    }
+
+    static String writeHeaders(Map<String, String> headers) {
+        try {
+            return JSON.writeValueAsString(headers);
+        } catch (Exception e) {
+            throw new HeaderException("headers do not encode: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A context that builds detached records. */
+    static DSLContext records(org.jooq.SQLDialect dialect) {
+        return DSL.using(dialect);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.SchemaException;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.FifoGuard;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Table;
+
+/**
+ * Every statement one subscription runs, built once when it opens and prepared on the server then.
+ *
+ * @param claim the claim of the form: row lock claim, lease claim, or advisory candidates
+ * @param guard the FIFO guard, where the table keeps groups in order and the dialect needs one
+ * @param stamp the lease stamp of one row, where the lease claim does not stamp itself
+ * @param take the advisory take
+ * @param fetchOne the fetch of one stamped row, where the take does not return it
+ */
+record Statements(
+        Statement claim,
+        Optional<FifoGuard> guard,
+        Optional<Statement> stamp,
+        Optional<Statement> take,
+        Optional<Statement> fetchOne,
+        Optional<Statement> lock,
+        Optional<Statement> unlock,
+        Statement ack,
+        Statement discard,
+        Optional<Statement> retry,
+        Optional<Statement> retryAfter,
+        Optional<Statement> deadLetterToGroup,
+        List<Statement> deadLetterToTable,
+        Optional<Statement> extend,
+        TransactionOpening opening) {
+
+    /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
+    static Statements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
+            boolean deadLetterToGroup, Table<?> deadLetterTable) {
+        Form form = binding.form();
+        Statement claim = switch (form) {
+            case ROW_LOCK -> dialect.claimRowLock(binding, shape);
+            case LEASE -> dialect.claimLease(binding, shape);
+            case ADVISORY -> dialect.advisoryCandidates(binding);
+        };
+        boolean lease = form == Form.LEASE;
+        boolean advisory = form == Form.ADVISORY;
+        return new Statements(
+                claim,
+                binding.fifo() ? dialect.fifoGuard(binding) : Optional.empty(),
+                lease && !dialect.claimLeaseStamps() ? Optional.of(dialect.leaseStamp(binding, 1)) : Optional.empty(),
+                advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
+                advisory && !dialect.advisoryTakeReturnsRows(binding)
+                        ? Optional.of(dialect.fetchByIds(binding, shape, 1, true))
+                        : Optional.empty(),
+                advisory ? dialect.advisoryLock(binding) : Optional.empty(),
+                advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
+                dialect.ack(binding),
+                dialect.discard(binding),
+                dialect.retry(binding),
+                binding.has(Role.RETRY_AFTER) ? Optional.of(dialect.retryAfter(binding)) : Optional.empty(),
+                deadLetterToGroup ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty(),
+                deadLetterTable != null ? dialect.deadLetterToTable(binding, deadLetterTable) : List.of(),
+                lease ? Optional.of(dialect.leaseExtend(binding)) : Optional.empty(),
+                dialect.transactionOpening(binding));
+    }
+
+    /** Every statement, in the order they are prepared. */
+    List<Statement> all() {
+        List<Statement> all = new ArrayList<>();
+        all.add(claim);
+        guard.ifPresent(g -> all.add(g.statement()));
+        stamp.ifPresent(all::add);
+        take.ifPresent(all::add);
+        fetchOne.ifPresent(all::add);
+        lock.ifPresent(all::add);
+        unlock.ifPresent(all::add);
+        all.add(ack);
+        all.add(discard);
+        retry.ifPresent(all::add);
+        retryAfter.ifPresent(all::add);
+        deadLetterToGroup.ifPresent(all::add);
+        all.addAll(deadLetterToTable);
+        extend.ifPresent(all::add);
+        return all;
+    }
+
+    /**
+     * Prepares every statement on the server.
+     *
+     * @throws SchemaException naming the table and the first statement that does not prepare
+     */
+    void prepare(QueueDialect dialect, Connection connection, String table, String queue) {
+        for (Statement statement : all()) {
+            try {
+                dialect.prepare(connection, statement);
+            } catch (SQLException e) {
+                throw new SchemaException("queue " + queue + ": the " + statement.purpose() + " statement of table \""
+                        + table + "\" does not prepare on " + dialect.name() + ": " + e.getMessage()
+                        + " [SQL: " + statement.sql() + "]", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,524 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.DeclarationException;
+import dev.tablequeue.binding.Event;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.PostgresDialect;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jooq.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mounted handler at run time: its statements, its workers and the deliveries they hold.
+ *
+ * <p>Each worker keeps one claim in flight: it claims a row, hands it to the handler and settles it, then
+ * claims again, and waits the poll interval (or a wake-up) only after a claim that found nothing. So
+ * {@code workers(n)} claims in parallel, except where the dialect forbids parallel claims (SQLite), where
+ * the workers take turns claiming. Every connection a worker holds past a statement counts against the
+ * broker's {@link ConnectionBudget}.
+ */
+final class Subscription<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(Subscription.class);
+
+    final QueueBroker broker;
+    final Mount<T> mount;
+    final InboxQueue<? extends Record> queue;
+    final RoleBinding<?> binding;
+    final Wakeup wakeup = new Wakeup();
+    final Set<InWork> inWork = ConcurrentHashMap.newKeySet();
+
+    private final Handler<T> handler;
+    private final QueueDialect dialect;
+    private final Duration lease;
+    private final long pollNanos;
+    private final ReentrantLock claimTurn = new ReentrantLock(true);
+    private final List<Thread> workers = new ArrayList<>();
+    private Statements statements;
+    private RowReader reader;
+    private Settlement settlement;
+    private String database;
+    private ScheduledExecutorService keeper;
+    private volatile boolean running;
+
+    Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
+        this.broker = broker;
+        this.mount = mount;
+        this.queue = mount.queue;
+        this.binding = mount.queue.binding();
+        this.handler = handler;
+        this.dialect = broker.dialect;
+        this.lease = mount.lease != null ? Leases.whole(mount.lease, "the lease of " + queue) : broker.lease;
+        this.pollNanos = (mount.pollInterval != null ? mount.pollInterval : broker.pollInterval).toNanos();
+    }
+
+    // ------------------------------------------------------------------ opening
+
+    /** Checks the declaration, builds the statements and prepares each on the server. */
+    void open(Connection connection) throws SQLException {
+        checkDeclaration();
+        dialect.validate(binding);
+        ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
+        statements = Statements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
+        statements.prepare(dialect, connection, binding.tableName(), queue.toString());
+        reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
+        settlement = new Settlement(this, statements, dialect);
+        database = dialect.advisoryKeysInProcess()
+                ? dev.tablequeue.dialect.SqliteKeyRegistry.databaseOf(connection)
+                : connection.getMetaData().getURL();
+    }
+
+    private void checkDeclaration() {
+        String where = "queue " + queue + ": ";
+        if (mount.rows && binding.payloadMode()) {
+            throw new DeclarationException(where + "rows() takes the rows of a row-mode table, and table \""
+                    + binding.tableName() + "\" is in payload mode (it has a payload column): use payload(..)");
+        }
+        if (!mount.rows && !binding.payloadMode()) {
+            throw new DeclarationException(where + "payload(..) decodes a payload column, and table \""
+                    + binding.tableName() + "\" has none (row mode): use rows()");
+        }
+        boolean deadLetter = mount.deadLetterGroup != null || mount.deadLetterTable != null;
+        if (mount.deadLetterGroup != null && mount.deadLetterTable != null) {
+            throw new DeclarationException(where + "deadLetter(..) and deadLetterTable(..) are both declared: one"
+                    + " destination per subscription");
+        }
+        if (mount.maxAttempts > 0 && !deadLetter) {
+            throw new DeclarationException(where + "maxAttempts(" + mount.maxAttempts + ") needs a destination:"
+                    + " declare deadLetter(group) or deadLetterTable(table)");
+        }
+        if (deadLetter && mount.maxAttempts == 0) {
+            throw new DeclarationException(where + "a dead letter is declared without maxAttempts(n)");
+        }
+        if (mount.maxAttempts > 0 && !binding.has(Role.ATTEMPT)) {
+            throw new DeclarationException(where + "maxAttempts(" + mount.maxAttempts + ") counts deliveries in an"
+                    + " attempt column, and table \"" + binding.tableName() + "\" has none");
+        }
+        if (mount.deadLetterGroup != null && !binding.has(Role.GROUP)) {
+            throw new DeclarationException(where + "deadLetter(\"" + mount.deadLetterGroup + "\") moves rows to a"
+                    + " group, and table \"" + binding.tableName() + "\" has no group column: use deadLetterTable(..)");
+        }
+        if (mount.lease != null && binding.form() != Form.LEASE) {
+            throw new DeclarationException(where + "lease(..) is set on a table in the "
+                    + binding.form().name().toLowerCase().replace('_', ' ') + " form, which holds no lease");
+        }
+        for (Event event : binding.ownEvents().keySet()) {
+            if (!Settlement.OWN_EVENTS.contains(event)) {
+                throw new DeclarationException(where + "the broker does not run an own " + event + " statement yet;"
+                        + " table \"" + binding.tableName() + "\" declares one");
+            }
+        }
+        if (broker.listenNotify) {
+            int bytes = channel().getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > PostgresDialect.MAX_IDENTIFIER_BYTES) {
+                throw new DeclarationException(where + "the notification channel \"" + channel() + "\" is " + bytes
+                        + " bytes; Postgres keeps channel names up to " + PostgresDialect.MAX_IDENTIFIER_BYTES);
+            }
+        }
+    }
+
+    /** The notification channel of this subscription's table: its name, qualified with its schema. */
+    String channel() {
+        return binding.tableName();
+    }
+
+    boolean reads(String table, String group) {
+        return binding.tableName().equals(table) && (group == null || readsGroup(group));
+    }
+
+    boolean readsGroup(String group) {
+        return queue.group() == null || queue.group().equals(group);
+    }
+
+    // ------------------------------------------------------------------ running
+
+    void start() {
+        running = true;
+        boolean nativeDriver = dialect.advisoryKeysInProcess();
+        String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
+        ThreadFactory threads = nativeDriver ? Threads.platform(name) : Threads.virtual(name);
+        for (int i = 0; i < mount.workers; i++) {
+            Thread t = threads.newThread(this::work);
+            workers.add(t);
+            t.start();
+        }
+        if (binding.form() == Form.LEASE) {
+            keeper = Executors.newSingleThreadScheduledExecutor(Threads.platform(name + "-lease"));
+            long every = Math.max(1, lease.toMillis() / 2);
+            keeper.scheduleWithFixedDelay(this::extendLeases, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    void stop() {
+        running = false;
+        wakeup.wake();
+        if (keeper != null) {
+            keeper.shutdownNow();
+        }
+    }
+
+    /** What a drain left: locks released, connections closed, deliveries still in work. */
+    record Drain(int locksReleased, int connectionsClosed, int abandoned) {}
+
+    /** Waits for the workers until {@code deadline}, then releases what the deliveries still in work hold. */
+    Drain drain(long deadline) {
+        for (Thread t : workers) {
+            long left = deadline - System.nanoTime();
+            try {
+                if (left > 0) {
+                    t.join(Duration.ofNanos(left));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int released = 0;
+        int closed = 0;
+        int abandoned = 0;
+        for (InWork d : inWork) {
+            abandoned++;
+            switch (settlement.release(d)) {
+                case LOCK_RELEASED -> released++;
+                case CONNECTION_CLOSED -> closed++;
+                case KEPT -> { }
+            }
+        }
+        return new Drain(released, closed, abandoned);
+    }
+
+    private void work() {
+        long backoff = 0;
+        while (running) {
+            long seen = wakeup.sequence();
+            boolean delivered;
+            try {
+                delivered = switch (binding.form()) {
+                    case ROW_LOCK -> rowLockOnce();
+                    case LEASE -> leaseOnce();
+                    case ADVISORY -> advisoryOnce();
+                };
+                backoff = 0;
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception | LinkageError e) {
+                if (!running) {
+                    return;
+                }
+                backoff = Math.min(Math.max(100, backoff * 2), 30_000);
+                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, e.toString());
+                broker.listener.claimFailed(queue, e);
+                try {
+                    wakeup.await(wakeup.sequence(), TimeUnit.MILLISECONDS.toNanos(backoff));
+                } catch (InterruptedException stop) {
+                    return;
+                }
+                continue;
+            }
+            if (!delivered && running) {
+                try {
+                    wakeup.await(seen, pollNanos);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private long pollMillis() {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(pollNanos));
+    }
+
+    /** Row lock: claim one row in a transaction that stays open while the handler runs; the settlement commits it. */
+    private boolean rowLockOnce() throws Exception {
+        if (!broker.budget.acquire(pollMillis())) {
+            return false;
+        }
+        try (Connection c = broker.dataSource.getConnection()) {
+            Transactions.begin(c, statements.opening());
+            List<ClaimedRow> rows;
+            try {
+                rows = claim(c, broker.clock.instant(), null);
+            } catch (Exception e) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                throw e;
+            }
+            if (rows.isEmpty()) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                return false;
+            }
+            deliver(new InWork(this, rows.get(0), c, null, null));
+            return true;
+        } finally {
+            broker.budget.release();
+        }
+    }
+
+    /** Lease: claim, stamp and commit at once; the handler runs with no connection held. */
+    private boolean leaseOnce() throws Exception {
+        if (!broker.budget.acquire(pollMillis())) {
+            return false;
+        }
+        List<ClaimedRow> rows;
+        Instant until;
+        try (Connection c = broker.dataSource.getConnection()) {
+            Instant now = broker.clock.instant();
+            until = Leases.expiry(now, lease);
+            Transactions.begin(c, statements.opening());
+            try {
+                rows = claim(c, now, until);
+                if (!rows.isEmpty() && statements.stamp().isPresent()) {
+                    Binds binds = new Binds().ids(List.of(rows.get(0).id())).leaseUntil(until);
+                    Jdbc.update(c, statements.stamp().get(), binds, dialect);
+                }
+                Transactions.commit(c, statements.opening());
+            } catch (Exception e) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                throw e;
+            }
+        } finally {
+            broker.budget.release();
+        }
+        if (rows.isEmpty()) {
+            return false;
+        }
+        deliver(new InWork(this, rows.get(0), null, null, until));
+        return true;
+    }
+
+    /**
+     * Advisory: select candidates, lock the first free key on this worker's connection, take its row; the
+     * connection holds the lock until the settlement releases it.
+     */
+    private boolean advisoryOnce() throws Exception {
+        if (!broker.budget.acquire(pollMillis())) {
+            return false;
+        }
+        Connection c = broker.dataSource.getConnection();
+        boolean evicted = false;
+        try {
+            List<Candidate> candidates = candidates(c);
+            for (Candidate candidate : candidates) {
+                if (!settlement.lock(c, candidate.key())) {
+                    continue;
+                }
+                List<ClaimedRow> taken;
+                try {
+                    taken = take(c, candidate.id());
+                } catch (Exception e) {
+                    evicted = !settlement.unlock(c, candidate.key());
+                    throw e;
+                }
+                if (taken.isEmpty()) {
+                    // settled by another holder between the select and the lock
+                    evicted = !settlement.unlock(c, candidate.key());
+                    if (evicted) {
+                        return false;
+                    }
+                    continue;
+                }
+                InWork d = new InWork(this, taken.get(0), c, candidate.key(), null);
+                deliver(d);
+                evicted = d.evicted;
+                return true;
+            }
+            return false;
+        } finally {
+            if (evicted) {
+                Pools.evict(broker.dataSource, c);
+            } else {
+                c.close();
+            }
+            broker.budget.release();
+        }
+    }
+
+    private record Candidate(Object id, String key) {}
+
+    private List<Candidate> candidates(Connection c) throws Exception {
+        Binds binds = new Binds().group(queue.group()).now(broker.clock.instant()).limit(mount.workers + 1);
+        return turn(() -> Jdbc.query(c, statements.claim(), binds, dialect, rs -> {
+            List<Candidate> list = new ArrayList<>();
+            while (rs.next()) {
+                list.add(new Candidate(rs.getObject(1), rs.getString(2)));
+            }
+            return list;
+        }));
+    }
+
+    private List<ClaimedRow> take(Connection c, Object id) throws Exception {
+        Binds binds = new Binds().id(id).group(queue.group()).now(broker.clock.instant());
+        Statement take = statements.take().orElseThrow();
+        if (statements.fetchOne().isEmpty()) {
+            return Jdbc.query(c, take, binds, dialect, reader::readAll);
+        }
+        if (Jdbc.update(c, take, binds, dialect) == 0) {
+            return List.of();
+        }
+        return Jdbc.query(c, statements.fetchOne().get(), new Binds().ids(List.of(id)), dialect, reader::readAll);
+    }
+
+    /** Runs the FIFO guard (where there is one) and the claim of one row, in the open transaction. */
+    private List<ClaimedRow> claim(Connection c, Instant now, Instant until) throws Exception {
+        Binds binds = new Binds().group(queue.group()).now(now).limit(1).leaseUntil(until);
+        return turn(() -> {
+            if (statements.guard().isPresent()) {
+                var guard = statements.guard().get();
+                if (guard.answers()) {
+                    if (!Jdbc.query(c, guard.statement(), binds, dialect, Jdbc::firstBoolean)) {
+                        return List.of();
+                    }
+                } else {
+                    Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
+                }
+            }
+            return Jdbc.query(c, statements.claim(), binds, dialect, reader::readAll);
+        });
+    }
+
+    private interface Claim<V> {
+        V run() throws Exception;
+    }
+
+    /** Runs a claim, taking turns with the other workers where the dialect forbids parallel claims. */
+    private <V> V turn(Claim<V> claim) throws Exception {
+        if (dialect.claimsInParallel()) {
+            return claim.run();
+        }
+        claimTurn.lockInterruptibly();
+        try {
+            return claim.run();
+        } finally {
+            claimTurn.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ delivering
+
+    private void deliver(InWork d) {
+        inWork.add(d);
+        try {
+            Outcome outcome = outcome(d);
+            settlement.settle(d, outcome);
+        } finally {
+            inWork.remove(d);
+        }
+    }
+
+    /** What the handler answers, or the failure policy where the row did not decode or the handler threw. */
+    private Outcome outcome(InWork d) {
+        T message;
+        try {
+            message = decode(d.row);
+        } catch (Exception e) {
+            LOG.warn("{} does not decode, settled by the decode policy: {}", d, e.toString());
+            broker.listener.decodeFailed(d, e);
+            return policy(mount.onDecodeFailure, d, e);
+        }
+        try {
+            Outcome outcome = runHandler(message, d);
+            if (outcome == null) {
+                throw new IllegalStateException("the handler of " + queue + " returned no outcome");
+            }
+            return outcome;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return policy(mount.onHandlerFailure, d, e);
+        } catch (Exception e) {
+            LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
+            return policy(mount.onHandlerFailure, d, e);
+        }
+    }
+
+    private Outcome policy(FailurePolicy policy, InWork d, Throwable failure) {
+        try {
+            Outcome outcome = policy.settle(d, failure);
+            return outcome == null ? Outcome.retry() : outcome;
+        } catch (RuntimeException e) {
+            LOG.warn("the failure policy of {} threw; retrying {}: {}", queue, d, e.toString());
+            return Outcome.retry();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private T decode(ClaimedRow row) throws Exception {
+        if (row.decodeFailure() != null) {
+            throw row.decodeFailure() instanceof Exception e ? e : new IllegalStateException(row.decodeFailure());
+        }
+        if (mount.rows) {
+            return (T) row.record();
+        }
+        if (row.payload() == null) {
+            throw new IllegalStateException("the payload column of row " + row.id() + " is NULL");
+        }
+        return broker.codec.decode(row.payload(), mount.payloadType);
+    }
+
+    private Outcome runHandler(T message, InWork d) throws Exception {
+        if (Thread.currentThread().isVirtual()) {
+            d.handlerThread = Thread.currentThread();
+            return handler.handle(message, d);
+        }
+        // The worker is a platform thread (SQLite's driver blocks in native code); the handler gets a virtual one.
+        Outcome[] result = new Outcome[1];
+        Exception[] failure = new Exception[1];
+        Thread t = Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).unstarted(() -> {
+            try {
+                result[0] = handler.handle(message, d);
+            } catch (Exception e) {
+                failure[0] = e;
+            }
+        });
+        d.handlerThread = t;
+        t.start();
+        t.join();
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return result[0];
+    }
+
+    // ------------------------------------------------------------------ leases
+
+    /** Extends the lease of every delivery in work; runs each half lease. */
+    private void extendLeases() {
+        for (InWork d : inWork) {
+            try {
+                settlement.extend(d, Leases.expiry(broker.clock.instant(), lease));
+            } catch (Exception e) {
+                LOG.warn("the lease of {} was not extended: {}", d, e.toString());
+            }
+        }
+    }
+
+    String database() {
+        return database;
+    }
+
+    Duration lease() {
+        return lease;
+    }
+
+    boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** Opens and ends the transactions of a delivery's work as the dialect's {@link TransactionOpening} says. */
+final class Transactions {
+    private Transactions() {}
+
+    static void begin(Connection c, TransactionOpening opening) throws SQLException {
+        if (opening.explicit()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+        } else {
+            c.setAutoCommit(false);
+        }
+        if (opening.sql().isPresent()) {
+            Jdbc.execute(c, opening.sql().get());
+        }
+    }
+
+    static void commit(Connection c, TransactionOpening opening) throws SQLException {
+        if (opening.explicit()) {
+            Jdbc.execute(c, "COMMIT");
+        } else {
+            c.commit();
+            c.setAutoCommit(true);
+        }
+    }
+
+    static void rollback(Connection c, TransactionOpening opening) throws SQLException {
+        if (opening.explicit()) {
+            Jdbc.execute(c, "ROLLBACK");
+        } else {
+            c.rollback();
+            c.setAutoCommit(true);
+        }
+    }
+
+    /** Rolls back, ignoring a failure: used where a failure is already on its way up. */
+    static void rollbackQuietly(Connection c, TransactionOpening opening) {
+        try {
+            rollback(c, opening);
+        } catch (SQLException | RuntimeException ignored) {
+            // the connection is broken or the transaction is gone; either way nothing stays held
+        }
+    }
+}
