@@ -24,6 +24,10 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.testkit.LiveDatabase;
 import dev.tablequeue.testkit.SettableClock;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.Temporal;
@@ -32,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TimeZone;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -386,6 +391,24 @@ public abstract class BrokerContract {
     }
 
     @Test
+    public final void a_table_without_a_group_column_is_one_queue_read_whole() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = bindingWithout(t, preferredForm(), "grp");
+        QueueBroker broker = broker();
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "everything")).payload(Job.class).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        broker.start();
+        broker.publisher().publish(b, Message.of("signups", new Job(1, "a")));
+        broker.publisher().publish(b, Message.of("welcome", new Job(2, "b")));
+        await().atMost(PATIENCE).until(() -> handled.size() == 2);
+        assertThat(handled).containsExactlyInAnyOrder(1, 2);
+        assertThat(count(t, "grp is null")).isEqualTo(2);
+    }
+
+    @Test
     public final void a_second_subscription_to_a_queue_is_refused() {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, preferredForm());
@@ -717,6 +740,56 @@ public abstract class BrokerContract {
 
     // ================================================================ resilience and order
 
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void the_rows_of_a_process_killed_mid_handler_return_by_the_forms_rule(Form form) throws Exception {
+        if (!forms().contains(form)) {
+            return;
+        }
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        publish(broker(), b, "emails", 1);
+        String javaBin = ProcessHandle.current().info().command().orElseThrow();
+        Process dying = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                DyingService.class.getName(), db.url(), t.getName(), form.name(), timeTypeName())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            BufferedReader out = new BufferedReader(
+                    new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
+            var holding = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.startsWith("HOLDING ")) {
+                            return line;
+                        }
+                    }
+                    return "exited";
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            assertThat(holding.get(60, SECONDS)).startsWith("HOLDING ");
+        } finally {
+            dying.destroyForcibly();
+            assertThat(dying.waitFor(30, SECONDS)).isTrue();
+        }
+        if (form == Form.LEASE) {
+            // its lease (one second, from the dead process's clock) has run out by this broker's clock
+            clock.advance(Duration.ofMinutes(1));
+        }
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        QueueBroker survivor = broker();
+        survivor.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return Outcome.ack();
+        });
+        survivor.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        // a row lock claim counts nothing, and the rollback returns the row; a lease or a take spent an attempt
+        assertThat(attempts).containsExactly(form == Form.ROW_LOCK ? 1 : 2);
+    }
+
     @Test
     public final void a_failing_claim_is_logged_and_retried_and_the_loop_never_dies() {
         Jobs t = newTable();
@@ -800,6 +873,15 @@ public abstract class BrokerContract {
 
     // ================================================================ fixture
 
+    /** The time type's name, as {@link DyingService} takes it. */
+    private String timeTypeName() {
+        return switch (engine()) {
+            case POSTGRES -> "timestamptz";
+            case MARIADB, MYSQL -> "datetime";
+            case SQLITE -> "sqlite";
+        };
+    }
+
     protected Form preferredForm() {
         return forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
     }
@@ -812,7 +894,7 @@ public abstract class BrokerContract {
 
     /** A payload-mode binding of {@code t} with every role, in {@code form}. */
     protected RoleBinding<Record> binding(Jobs t, Form form) {
-        return bindingWithout(t, form, "");
+        return Jobs.binding(t, form);
     }
 
     /** As {@link #binding}, leaving out the role played by column {@code left}. */

@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
 import java.time.temporal.Temporal;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
 import org.jooq.DataType;
 import org.jooq.Record;
 import org.jooq.TableField;
@@ -42,6 +44,23 @@ public final class Jobs extends TableImpl<Record> {
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
         NOTE = createField(DSL.name("note"), SQLDataType.VARCHAR(100), this, "");
+    }
+
+    /** A payload-mode binding of {@code t} with every ordering role, in {@code form}. */
+    public static RoleBinding<Record> binding(Jobs t, Form form) {
+        RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID)
+                .group(t.GRP)
+                .priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT)
+                .payload(t.PAYLOAD);
+        switch (form) {
+            case LEASE -> b.lease(t.LOCKED_UNTIL);
+            case ADVISORY -> b.advisory(t.getName() + "-{id}");
+            case ROW_LOCK -> { }
+        }
+        return b.build();
     }
 
     private static <T> DataType<T> defaulted(DataType<T> time) {

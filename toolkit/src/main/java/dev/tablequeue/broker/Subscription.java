@@ -220,7 +220,8 @@ final class Subscription<T> {
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
-            } catch (Exception | LinkageError e) {
+            } catch (Throwable e) {
+                // a claim that fails (the table dropped, the server restarting) never ends the loop
                 if (!running) {
                     return;
                 }
@@ -443,7 +444,7 @@ final class Subscription<T> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return policy(mount.onHandlerFailure, d, e);
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
             return policy(mount.onHandlerFailure, d, e);
         }
@@ -480,19 +481,22 @@ final class Subscription<T> {
         }
         // The worker is a platform thread (SQLite's driver blocks in native code); the handler gets a virtual one.
         Outcome[] result = new Outcome[1];
-        Exception[] failure = new Exception[1];
+        Throwable[] failure = new Throwable[1];
         Thread t = Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).unstarted(() -> {
             try {
                 result[0] = handler.handle(message, d);
-            } catch (Exception e) {
+            } catch (Throwable e) {
                 failure[0] = e;
             }
         });
         d.handlerThread = t;
         t.start();
         t.join();
-        if (failure[0] != null) {
-            throw failure[0];
+        if (failure[0] instanceof Exception e) {
+            throw e;
+        }
+        if (failure[0] instanceof Error e) {
+            throw e;
         }
         return result[0];
     }

@@ -204,7 +204,8 @@ class RoleBindingTest {
                 .group(t.QUEUE)
                 .partitionKey(t.QUEUE)
                 .payload(t.PAYLOAD)
-                .data(t.CUSTOMER)
+                .headers(t.HEADERS)
+                .headerFields(t.CUSTOMER)
                 .lease(t.LOCKED_UNTIL)
                 .databaseClock()
                 .ownLock((ctx, key) -> true);
@@ -214,6 +215,6 @@ class RoleBindingTest {
                 .anySatisfy(rule -> assertThat(rule).contains("column \"queue\" plays two roles"))
                 .anySatisfy(rule -> assertThat(rule).contains("lease(..) and databaseClock() cannot go together"))
                 .anySatisfy(rule -> assertThat(rule).contains("only taken in the advisory form"))
-                .anySatisfy(rule -> assertThat(rule).contains("data(..)", "payload mode"));
+                .anySatisfy(rule -> assertThat(rule).contains("two layouts"));
     }
 }

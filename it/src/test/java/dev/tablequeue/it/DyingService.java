@@ -1,0 +1,50 @@
+package dev.tablequeue.it;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.QueueBroker;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.jooq.DataType;
+import org.jooq.Record;
+
+/**
+ * A service that claims one row and hangs in its handler, for a test to kill mid-delivery: run in a JVM
+ * of its own by {@link BrokerContract}. It prints {@code HOLDING <id>} once its handler holds a row.
+ *
+ * <p>Arguments: the JDBC URL, the table, the form, and the time type ("timestamptz", "datetime" or
+ * "sqlite").
+ */
+public final class DyingService {
+    private DyingService() {}
+
+    public static void main(String[] args) throws Exception {
+        String url = args[0];
+        Form form = Form.valueOf(args[2]);
+        DataType<? extends java.time.temporal.Temporal> time = switch (args[3]) {
+            case "timestamptz" -> org.jooq.impl.SQLDataType.TIMESTAMPWITHTIMEZONE(6);
+            case "datetime" -> org.jooq.impl.SQLDataType.LOCALDATETIME(6);
+            default -> org.jooq.impl.SQLDataType.VARCHAR.asConvertedDataType(new dev.tablequeue.dialect.SqliteTime());
+        };
+        Jobs t = new Jobs(args[1], time);
+        RoleBinding<Record> binding = Jobs.binding(t, form);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setMaximumPoolSize(4);
+        HikariDataSource pool = new HikariDataSource(config);
+        QueueBroker broker = QueueBroker.builder(pool).pollInterval(Duration.ofMillis(50))
+                .lease(Duration.ofSeconds(1)).build();
+        CountDownLatch never = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(binding, "emails")).bytes().handle((payload, delivery) -> {
+            System.out.println("HOLDING " + delivery.id());
+            System.out.flush();
+            never.await();
+            throw new IllegalStateException("unreachable: the process is killed while it holds the row");
+        });
+        broker.start();
+        never.await();
+    }
+}
