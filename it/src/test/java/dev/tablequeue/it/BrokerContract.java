@@ -465,6 +465,40 @@ public abstract class BrokerContract {
     }
 
     @Test
+    public final void routes_lead_names_into_tables_by_exact_name_then_longest_prefix() {
+        Jobs mails = newTable();
+        Jobs reports = newTable();
+        Jobs audits = newTable();
+        RoleBinding<Record> mailQueue = binding(mails, preferredForm());
+        RoleBinding<Record> reportQueue = binding(reports, preferredForm());
+        RoleBinding<Record> auditQueue = binding(audits, preferredForm());
+        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL)
+                .route("emails", mailQueue)
+                .route("reports.*", reportQueue)
+                .route("reports.audit.*", auditQueue, (ctx, message, payload) -> ctx.insertInto(audits)
+                        .set(audits.GRP, message.name())
+                        .set(audits.NOTE, "written by the service's own insert")
+                        .set(audits.PAYLOAD, payload)
+                        .execute())
+                .build();
+        brokers.add(broker);
+        broker.publisher().publish("emails", new Job(1, "mail"));
+        broker.publisher().publish("reports.daily", new Job(2, "report"));
+        broker.publisher().publish(Message.of("reports.audit.q3", new Job(3, "audit")));
+        assertThat(count(mails, "grp = 'emails'")).isEqualTo(1);
+        assertThat(count(reports, "grp = 'reports.daily'")).isEqualTo(1);
+        assertThat(count(audits, "grp = 'reports.audit.q3' and note = 'written by the service''s own insert'"))
+                .isEqualTo(1);
+        assertThatThrownBy(() -> broker.publisher().publish("invoices", new Job(4, "nowhere")))
+                .isInstanceOf(dev.tablequeue.NoRouteException.class)
+                .hasMessageContaining("invoices");
+        assertThatThrownBy(() -> broker.publisher().publish(mailQueue,
+                Message.of("emails", new Job(5, "x")).set(mails.NOTE, "not written by the insert")))
+                .isInstanceOf(TableQueueException.class)
+                .hasMessageContaining("note");
+    }
+
+    @Test
     public final void a_publish_after_close_fails() {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, preferredForm());

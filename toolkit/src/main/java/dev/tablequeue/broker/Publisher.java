@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +30,9 @@ public final class Publisher {
     private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
 
     private final QueueBroker broker;
-    private final Map<String, RoleBinding<?>> routes;
+    private final Map<String, QueueBroker.Route> routes;
 
-    Publisher(QueueBroker broker, Map<String, RoleBinding<?>> routes) {
+    Publisher(QueueBroker broker, Map<String, QueueBroker.Route> routes) {
         this.broker = broker;
         this.routes = routes;
     }
@@ -43,19 +44,30 @@ public final class Publisher {
 
     /** Publishes {@code message} into the table a route leads its name to. */
     public void publish(Message message) {
-        publish(route(message.name()), message);
+        QueueBroker.Route route = route(message.name());
+        broker.requireOpen("publish " + message.name());
+        try (Connection c = broker.dataSource.getConnection()) {
+            write(c, route, message);
+        } catch (SQLException e) {
+            throw new TableQueueException("publish of " + message.name() + " into \"" + route.binding().tableName()
+                    + "\" failed: " + e.getMessage(), e);
+        }
+        broker.wake(route.binding(), group(route.binding(), message));
     }
 
     /** Publishes {@code message} inside the caller's transaction, into the table a route leads its name to. */
     public void publish(DSLContext ctx, Message message) {
-        publish(ctx, route(message.name()), message);
+        QueueBroker.Route route = route(message.name());
+        broker.requireOpen("publish " + message.name());
+        ctx.connection(c -> write(c, route, message));
+        broker.wake(route.binding(), group(route.binding(), message));
     }
 
     /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
     public void publish(RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
         try (Connection c = broker.dataSource.getConnection()) {
-            write(c, binding, message);
+            write(c, new QueueBroker.Route(binding, null), message);
         } catch (SQLException e) {
             throw new TableQueueException("publish of " + message.name() + " into \"" + binding.tableName()
                     + "\" failed: " + e.getMessage(), e);
@@ -66,19 +78,19 @@ public final class Publisher {
     /** Publishes {@code message} into {@code binding}'s table inside the caller's transaction. */
     public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
-        ctx.connection(c -> write(c, binding, message));
+        ctx.connection(c -> write(c, new QueueBroker.Route(binding, null), message));
         broker.wake(binding, group(binding, message));
     }
 
     /** The binding a name's route leads to: an exact name first, else the longest matching prefix. */
-    RoleBinding<?> route(String name) {
-        RoleBinding<?> exact = routes.get(name);
+    QueueBroker.Route route(String name) {
+        QueueBroker.Route exact = routes.get(name);
         if (exact != null) {
             return exact;
         }
-        RoleBinding<?> best = null;
+        QueueBroker.Route best = null;
         int longest = -1;
-        for (Map.Entry<String, RoleBinding<?>> e : routes.entrySet()) {
+        for (Map.Entry<String, QueueBroker.Route> e : routes.entrySet()) {
             String route = e.getKey();
             if (route.endsWith("*")) {
                 String prefix = route.substring(0, route.length() - 1);
@@ -98,9 +110,21 @@ public final class Publisher {
         return binding.has(Role.GROUP) ? message.name() : null;
     }
 
-    private void write(Connection c, RoleBinding<?> binding, Message message) throws SQLException {
-        Statement insert = broker.insert(binding);
-        Jdbc.update(c, insert, new Binds().values(values(binding, message)), broker.dialect);
+    private void write(Connection c, QueueBroker.Route route, Message message) throws SQLException {
+        RoleBinding<?> binding = route.binding();
+        if (route.insert() != null) {
+            try {
+                route.insert().insert(DSL.using(c, broker.dialect.sqlDialect()), message, encode(message));
+            } catch (SQLException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new TableQueueException("the own insert of " + message.name() + " into \""
+                        + binding.tableName() + "\" failed: " + e.getMessage(), e);
+            }
+        } else {
+            Statement insert = broker.insert(binding);
+            Jdbc.update(c, insert, new Binds().values(values(binding, message)), broker.dialect);
+        }
         if (broker.listenNotify) {
             broker.dialect.notify(binding.tableName()).ifPresent(notify -> {
                 try {
@@ -158,13 +182,19 @@ public final class Publisher {
     }
 
     private Object payload(Field<?> column, Message message) {
-        byte[] bytes;
+        byte[] bytes = encode(message);
+        return column.getType() == byte[].class ? bytes : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private byte[] encode(Message message) {
+        if (message.payload() == null) {
+            return null;
+        }
         try {
-            bytes = broker.codec.encode(message.payload());
+            return broker.codec.encode(message.payload());
         } catch (Exception e) {
             throw new TableQueueException("the payload of " + message.name() + " does not encode: " + e.getMessage(),
                     e);
         }
-        return column.getType() == byte[].class ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }
 }

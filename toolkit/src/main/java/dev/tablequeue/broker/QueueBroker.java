@@ -66,7 +66,7 @@ public final class QueueBroker {
 
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
-    private final Map<String, RoleBinding<?>> routes;
+    private final Map<String, Route> routes;
     private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
     private NotifyListener notifications;
     private volatile State state = State.NEW;
@@ -188,6 +188,9 @@ public final class QueueBroker {
         });
     }
 
+    /** Where a route leads: a table, written by its binding's insert or by the service's own. */
+    record Route(RoleBinding<?> binding, OwnInsert insert) {}
+
     /** Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null). */
     void wake(RoleBinding<?> binding, String group) {
         for (Subscription<?> s : started) {
@@ -274,7 +277,7 @@ public final class QueueBroker {
         private boolean listenNotify;
         private QueueDialect dialect;
         private int poolSize;
-        private final Map<String, RoleBinding<?>> routes = new LinkedHashMap<>();
+        private final Map<String, Route> routes = new LinkedHashMap<>();
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -345,9 +348,18 @@ public final class QueueBroker {
 
         /** Leads publishes under {@code name} into {@code binding}'s table; a name ending in {@code *} is a prefix. */
         public Builder route(String name, RoleBinding<?> binding) {
+            return route(name, new Route(binding, null));
+        }
+
+        /** Leads publishes under {@code name} into {@code binding}'s table through the service's own insert. */
+        public Builder route(String name, RoleBinding<?> binding, OwnInsert insert) {
+            return route(name, new Route(binding, Objects.requireNonNull(insert, "insert")));
+        }
+
+        private Builder route(String name, Route route) {
             Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(binding, "binding");
-            if (routes.putIfAbsent(name, binding) != null) {
+            Objects.requireNonNull(route.binding(), "binding");
+            if (routes.putIfAbsent(name, route) != null) {
                 throw new IllegalArgumentException("route \"" + name + "\" is declared twice");
             }
             return this;
