@@ -134,6 +134,36 @@ public abstract class BrokerContract {
 
     @ParameterizedTest
     @EnumSource(Form.class)
+    public final void an_own_acknowledgement_runs_in_place_of_the_dialects(Form form) {
+        Jobs t = newTable();
+        RoleBinding.Builder<Record> builder = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                // a sent email stays in its table, in the "sent" group, for an audit
+                .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> ctx.update(t).set(t.GRP, "sent")
+                        .where(t.ID.eq((Long) id)).execute());
+        RoleBinding<Record> b = switch (form) {
+            case ROW_LOCK -> builder.build();
+            case LEASE -> builder.lease(t.LOCKED_UNTIL).build();
+            case ADVISORY -> builder.advisory(t.getName() + "-{id}").build();
+        };
+        QueueBroker broker = broker();
+        List<Boolean> virtual = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            virtual.add(Thread.currentThread().isVirtual());
+            return Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 2);
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 2);
+        assertThat(count(t, "processed_at is not null")).isZero();
+        // handlers run on virtual threads, whatever threads the database work needs
+        assertThat(virtual).containsExactly(true, true);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
     public final void an_acknowledgement_deletes_a_row_where_the_table_keeps_no_processed_at(Form form) {
         Jobs t = newTable();
         RoleBinding<Record> b = bindingWithout(t, form, "processed_at");
