@@ -5,6 +5,8 @@ import java.sql.SQLException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -22,6 +24,8 @@ final class NotifyListener {
     private final QueueBroker broker;
     private final Set<String> channels = new LinkedHashSet<>();
     private volatile boolean running;
+    /** Counted down by {@link #stop()}, so a backoff ends as soon as the broker closes. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
     private Thread thread;
 
     NotifyListener(QueueBroker broker, List<Subscription<?>> subscriptions) {
@@ -40,6 +44,7 @@ final class NotifyListener {
 
     void stop() {
         running = false;
+        stopped.countDown();
         if (thread != null) {
             thread.interrupt();
             try {
@@ -85,7 +90,9 @@ final class NotifyListener {
                 LOG.warn("the notification listener lost its connection, listening again in {} ms: {}", backoff,
                         e.toString());
                 try {
-                    Thread.sleep(backoff);
+                    if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 } catch (InterruptedException stop) {
                     return;
                 }
