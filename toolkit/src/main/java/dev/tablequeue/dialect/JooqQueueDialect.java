@@ -217,8 +217,31 @@ public abstract class JooqQueueDialect implements QueueDialect {
         if (b.form() == Form.LEASE) {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
+            conditions.add(DSL.notExists(leaseHeldInGroup(w, b)));
         }
         return DSL.and(conditions);
+    }
+
+    /**
+     * A row of the claim's group whose lease still holds: while one is in work the group's head waits, even
+     * where a row that came in ahead of it has become the head since.
+     */
+    protected org.jooq.Select<?> leaseHeldInGroup(StatementWriter w, RoleBinding<?> b) {
+        Table<?> held = b.table().as("tq_held");
+        Field<Object> group = heldColumn(b.column(Role.GROUP).orElseThrow());
+        Field<Object> lease = heldColumn(b.column(Role.LEASE).orElseThrow());
+        Condition unfinished = b.column(Role.PROCESSED_AT)
+                .map(p -> heldColumn(p).isNull())
+                .orElse(DSL.noCondition());
+        return w.dsl().selectOne().from(held)
+                .where(group.eq(w.bind(Param.of(Param.Kind.GROUP), group)))
+                .and(unfinished)
+                .and(lease.gt(now(w, b, lease)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Field<Object> heldColumn(Field<?> column) {
+        return (Field<Object>) DSL.field(DSL.name("tq_held", column.getName()), column.getDataType());
     }
 
     @Override

@@ -439,6 +439,12 @@ public abstract class DialectContract {
                             new Binds().id(head).leaseHeld(until).retryAt(now.plusSeconds(600)))).isEqualTo(1);
                     assertThat(ids(leaseClaim(second, b, ClaimShape.IDS, 5, until, "crm"))).containsExactly(next);
                     assertThat(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm")).isEmpty();
+                    // a row that comes in ahead of the row in work becomes the head, and waits for it
+                    long ahead = insert(t, r -> r.group("crm").priority(0));
+                    assertThat(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm")).isEmpty();
+                    assertThat(update(second, dialect.ack(b), new Binds().id(next).now(now).leaseHeld(until)))
+                            .isEqualTo(1);
+                    assertThat(ids(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm"))).containsExactly(ahead);
                 }
             }
         }
