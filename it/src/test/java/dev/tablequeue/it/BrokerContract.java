@@ -163,6 +163,44 @@ public abstract class BrokerContract {
     }
 
     @ParameterizedTest
+    @EnumSource(value = Form.class, names = {"ROW_LOCK", "LEASE"})
+    public final void an_own_claim_and_fetch_take_and_read_the_rows(Form form) {
+        Jobs t = newTable();
+        boolean lease = form == Form.LEASE;
+        RoleBinding.Builder<Record> builder = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .ownClaim((ctx, group, limit) -> {
+                    var select = ctx.select(t.ID).from(t).where(t.GRP.eq(group)).and(t.PROCESSED_AT.isNull())
+                            .and(lease ? t.LOCKED_UNTIL.isNull() : DSL.noCondition())
+                            .orderBy(t.ID).limit(limit);
+                    return lease ? select.fetch(t.ID) : select.forUpdate().skipLocked().fetch(t.ID);
+                })
+                .ownFetch((ctx, ids) -> ctx.select(t.ID, t.ATTEMPT,
+                                DSL.inline("{\"n\":99,\"kind\":\"own fetch\"}".getBytes()).as("payload"))
+                        .from(t).where(t.ID.in(ids)).fetch());
+        RoleBinding<Record> b = lease ? builder.lease(t.LOCKED_UNTIL).build() : builder.build();
+        QueueBroker broker = broker();
+        List<Job> jobs = new CopyOnWriteArrayList<>();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            jobs.add(job);
+            attempts.add(d.attempt().orElseThrow());
+            return Outcome.ack();
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 2);
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 2);
+        assertThat(jobs).extracting(Job::kind).containsOnly("own fetch");
+        assertThat(attempts).containsOnly(1);
+        if (lease) {
+            // the dialect stamped the lease once and counted the attempt once
+            assertThat(count(t, "attempt = 2 and locked_until is not null")).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(Form.class)
     public final void an_acknowledgement_deletes_a_row_where_the_table_keeps_no_processed_at(Form form) {
         Jobs t = newTable();

@@ -103,6 +103,35 @@ final class RowReader {
         }
     }
 
+    /**
+     * A row the service's own fetch read, by column name. Where the claim stamped the row, the attempt it
+     * reads was counted by the claim, and the delivery reports the one before.
+     */
+    ClaimedRow fromRecord(Record r, boolean stamped) {
+        Object raw = r.get(id);
+        Object rowId = raw == null ? null : binding.id().getDataType().convert(raw);
+        OptionalInt rowAttempt = OptionalInt.empty();
+        if (attempt != null && r.field(attempt) != null && r.get(attempt) instanceof Number n) {
+            rowAttempt = OptionalInt.of(stamped ? n.intValue() - 1 : n.intValue());
+        }
+        try {
+            Object partition = key == null || r.field(key) == null ? null : r.get(key);
+            if (rows) {
+                Record record = r.into(binding.table());
+                return new ClaimedRow(rowId, rowAttempt, partition, headerFields(name ->
+                        r.field(name) == null ? null : r.get(name)), null, record, null);
+            }
+            Map<String, String> headerMap = headers != null && r.field(headers) != null
+                    ? parseHeaders(r.get(headers) == null ? null : String.valueOf(r.get(headers)))
+                    : headerFields(name -> r.field(name) == null ? null : r.get(name));
+            Object value = payload == null ? null : r.get(payload);
+            byte[] bytes = value instanceof byte[] b ? b : value == null ? null : bytes(String.valueOf(value));
+            return new ClaimedRow(rowId, rowAttempt, partition, headerMap, bytes, null, null);
+        } catch (RuntimeException e) {
+            return new ClaimedRow(rowId, rowAttempt, null, Map.of(), null, null, e);
+        }
+    }
+
     private OptionalInt readAttempt(ResultSet rs) {
         if (attempt == null) {
             return OptionalInt.empty();

@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,11 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Settlement {
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
-
-    /** The own events the broker runs in place of the dialect's statements. */
-    static final Set<Event> OWN_EVENTS =
-            EnumSet.of(Event.ACK, Event.RETRY, Event.RETRY_AFTER, Event.DISCARD, Event.DEAD_LETTER, Event.EXTEND,
-                    Event.LOCK, Event.UNLOCK);
 
     /** What a release at shutdown did to a delivery still in work. */
     enum Release {

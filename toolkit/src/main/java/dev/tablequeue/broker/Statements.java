@@ -21,9 +21,11 @@ import org.jooq.Table;
  *
  * @param claim the claim of the form: row lock claim, lease claim, or advisory candidates
  * @param guard the FIFO guard, where the table keeps groups in order and the dialect needs one
- * @param stamp the lease stamp of one row, where the lease claim does not stamp itself
+ * @param stamp the lease stamp of one row, where the lease claim does not stamp itself (or the claim is the
+ *     service's own)
  * @param take the advisory take
- * @param fetchOne the fetch of one stamped row, where the take does not return it
+ * @param fetchOne the fetch of one row by id, where the take does not return it or the claim is the
+ *     service's own (read as stamped in the lease and advisory forms)
  */
 record Statements(
         Statement claim,
@@ -46,6 +48,7 @@ record Statements(
     static Statements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
             boolean deadLetterToGroup, Table<?> deadLetterTable) {
         Form form = binding.form();
+        boolean ownClaim = binding.owns(dev.tablequeue.binding.Event.CLAIM);
         Statement claim = switch (form) {
             case ROW_LOCK -> dialect.claimRowLock(binding, shape);
             case LEASE -> dialect.claimLease(binding, shape);
@@ -53,14 +56,15 @@ record Statements(
         };
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
+        boolean fetch = ownClaim || (advisory && !dialect.advisoryTakeReturnsRows(binding));
         return new Statements(
                 claim,
                 binding.fifo() ? dialect.fifoGuard(binding) : Optional.empty(),
-                lease && !dialect.claimLeaseStamps() ? Optional.of(dialect.leaseStamp(binding, 1)) : Optional.empty(),
-                advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
-                advisory && !dialect.advisoryTakeReturnsRows(binding)
-                        ? Optional.of(dialect.fetchByIds(binding, shape, 1, true))
+                lease && (ownClaim || !dialect.claimLeaseStamps())
+                        ? Optional.of(dialect.leaseStamp(binding, 1))
                         : Optional.empty(),
+                advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
+                fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, form != Form.ROW_LOCK)) : Optional.empty(),
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
                 dialect.ack(binding),

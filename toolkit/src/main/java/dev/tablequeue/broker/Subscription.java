@@ -24,7 +24,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.tablequeue.binding.Own;
+import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,11 +124,9 @@ final class Subscription<T> {
             throw new DeclarationException(where + "lease(..) is set on a table in the "
                     + binding.form().name().toLowerCase().replace('_', ' ') + " form, which holds no lease");
         }
-        for (Event event : binding.ownEvents().keySet()) {
-            if (!Settlement.OWN_EVENTS.contains(event)) {
-                throw new DeclarationException(where + "the broker does not run an own " + event + " statement yet;"
-                        + " table \"" + binding.tableName() + "\" declares one");
-            }
+        if (binding.owns(Event.FETCH) && !binding.owns(Event.CLAIM) && binding.form() != Form.ADVISORY) {
+            throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
+                    + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
         if (broker.listenNotify) {
             int bytes = channel().getBytes(StandardCharsets.UTF_8).length;
@@ -287,7 +288,9 @@ final class Subscription<T> {
             Transactions.begin(c, statements.opening());
             try {
                 rows = claim(c, now, until);
-                if (!rows.isEmpty() && statements.stamp().isPresent()) {
+                // an own claim was stamped before its fetch; the dialect's claim is stamped here where it
+                // does not stamp itself
+                if (!rows.isEmpty() && statements.stamp().isPresent() && !binding.owns(Event.CLAIM)) {
                     Binds binds = new Binds().ids(List.of(rows.get(0).id())).leaseUntil(until);
                     Jdbc.update(c, statements.stamp().get(), binds, dialect);
                 }
@@ -375,7 +378,7 @@ final class Subscription<T> {
         if (Jdbc.update(c, take, binds, dialect) == 0) {
             return List.of();
         }
-        return Jdbc.query(c, statements.fetchOne().get(), new Binds().ids(List.of(id)), dialect, reader::readAll);
+        return fetch(c, id);
     }
 
     /** Runs the FIFO guard (where there is one) and the claim of one row, in the open transaction. */
@@ -392,8 +395,50 @@ final class Subscription<T> {
                     Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
                 }
             }
+            if (binding.owns(Event.CLAIM)) {
+                return ownClaim(c, until);
+            }
             return Jdbc.query(c, statements.claim(), binds, dialect, reader::readAll);
         });
+    }
+
+    /**
+     * The service's own claim: it returns the ids it took (and locked, in the row lock form); in the lease
+     * form the dialect stamps them; then the service's own fetch, or the dialect's, reads them.
+     */
+    private List<ClaimedRow> ownClaim(Connection c, Instant until) throws Exception {
+        DSLContext ctx = DSL.using(c, dialect.sqlDialect());
+        List<?> ids = ((Own.Claim) binding.ownEvents().get(Event.CLAIM)).claim(ctx, queue.group(), 1);
+        if (ids == null || ids.isEmpty()) {
+            return List.of();
+        }
+        Object id = ids.get(0);
+        if (statements.stamp().isPresent()) {
+            Jdbc.update(c, statements.stamp().get(), new Binds().ids(List.of(id)).leaseUntil(until), dialect);
+        }
+        return fetch(c, id);
+    }
+
+    /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */
+    private List<ClaimedRow> fetch(Connection c, Object id) throws Exception {
+        List<ClaimedRow> rows;
+        if (binding.owns(Event.FETCH)) {
+            var fetched = ((Own.Fetch) binding.ownEvents().get(Event.FETCH))
+                    .fetch(DSL.using(c, dialect.sqlDialect()), List.of(id));
+            rows = new ArrayList<>();
+            for (Record r : fetched) {
+                rows.add(reader.fromRecord(r, binding.form() != Form.ROW_LOCK));
+            }
+        } else {
+            rows = Jdbc.query(c, statements.fetchOne().orElseThrow(), new Binds().ids(List.of(id)), dialect,
+                    reader::readAll);
+        }
+        if (rows.isEmpty()) {
+            return List.of(new ClaimedRow(id, java.util.OptionalInt.empty(), null, java.util.Map.of(), null, null,
+                    new IllegalStateException("claimed id " + id + " of table \"" + binding.tableName()
+                            + "\" has no row in the fetch")));
+        }
+        return rows;
     }
 
     private interface Claim<V> {
