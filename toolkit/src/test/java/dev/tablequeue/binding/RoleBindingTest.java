@@ -204,16 +204,14 @@ class RoleBindingTest {
                 .group(t.QUEUE)
                 .partitionKey(t.QUEUE)
                 .payload(t.PAYLOAD)
-                .data(t.CUSTOMER)
                 .lease(t.LOCKED_UNTIL)
                 .databaseClock()
                 .ownLock((ctx, key) -> true);
 
         assertThat(rules(declaration, "support_tickets"))
-                .hasSize(4)
+                .hasSize(3)
                 .anySatisfy(rule -> assertThat(rule).contains("column \"queue\" plays two roles"))
                 .anySatisfy(rule -> assertThat(rule).contains("lease(..) and databaseClock() cannot go together"))
-                .anySatisfy(rule -> assertThat(rule).contains("only taken in the advisory form"))
-                .anySatisfy(rule -> assertThat(rule).contains("data(..)", "payload mode"));
+                .anySatisfy(rule -> assertThat(rule).contains("only taken in the advisory form"));
     }
 }
