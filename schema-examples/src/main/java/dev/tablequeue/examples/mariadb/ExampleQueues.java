@@ -1,5 +1,6 @@
 package dev.tablequeue.examples.mariadb;
 
+import static dev.tablequeue.examples.jooq.mariadb.Tables.DEMO_JOBS;
 import static dev.tablequeue.examples.jooq.mariadb.Tables.EMAIL_JOBS;
 import static dev.tablequeue.examples.jooq.mariadb.Tables.INVOICE_JOBS;
 import static dev.tablequeue.examples.jooq.mariadb.Tables.JOBS;
@@ -13,6 +14,7 @@ import static dev.tablequeue.examples.jooq.mariadb.Tables.THUMBNAIL_JOBS;
 import static dev.tablequeue.examples.jooq.mariadb.Tables.WELCOME_JOBS;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.examples.jooq.mariadb.tables.records.DemoJobsRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.EmailJobsRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.InvoiceJobsRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.JobsRecord;
@@ -127,5 +129,20 @@ public final class ExampleQueues {
                     .attempt(ORDER_JOBS.ATTEMPT)
                     .headerFields(ORDER_JOBS.TENANT, ORDER_JOBS.TRACE, ORDER_JOBS.ORDER_ID)
                     .data(ORDER_JOBS.NOTE)
+                    .build();
+
+    /**
+     * The queue of the runnable demo ({@code dev.tablequeue.examples.demo.Demo}): the lease form, which serves on
+     * every database, with a group (the dead letter is a group of the same table), delayed retries, attempts
+     * and processed_at, so one binding shows every outcome a handler can answer.
+     */
+    public static final RoleBinding<DemoJobsRecord> DEMO_JOB =
+            RoleBinding.of(DEMO_JOBS, DEMO_JOBS.ID)
+                    .group(DEMO_JOBS.NAME)
+                    .retryAfter(DEMO_JOBS.RETRY_AFTER)
+                    .attempt(DEMO_JOBS.ATTEMPT)
+                    .processedAt(DEMO_JOBS.PROCESSED_AT)
+                    .lease(DEMO_JOBS.LOCKED_UNTIL)
+                    .payload(DEMO_JOBS.PAYLOAD)
                     .build();
 }

@@ -4,6 +4,7 @@
 package dev.tablequeue.examples.jooq.mariadb;
 
 
+import dev.tablequeue.examples.jooq.mariadb.tables.DemoJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.EmailJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.InvoiceJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.OrderJobs;
@@ -26,6 +27,7 @@ public class Indexes {
     // INDEX definitions
     // -------------------------------------------------------------------------
 
+    public static final Index DEMO_JOBS_DEMO_JOBS_CLAIM = Internal.createIndex(DSL.name("demo_jobs_claim"), DemoJobs.DEMO_JOBS, new OrderField[] { DemoJobs.DEMO_JOBS.NAME, DemoJobs.DEMO_JOBS.PROCESSED_AT, DemoJobs.DEMO_JOBS.RETRY_AFTER, DemoJobs.DEMO_JOBS.ID }, false);
     public static final Index EMAIL_JOBS_EMAIL_JOBS_CLAIM = Internal.createIndex(DSL.name("email_jobs_claim"), EmailJobs.EMAIL_JOBS, new OrderField[] { EmailJobs.EMAIL_JOBS.NAME, EmailJobs.EMAIL_JOBS.RETRY_AFTER, EmailJobs.EMAIL_JOBS.JOB_ID }, false);
     public static final Index INVOICE_JOBS_INVOICE_JOBS_CLAIM = Internal.createIndex(DSL.name("invoice_jobs_claim"), InvoiceJobs.INVOICE_JOBS, new OrderField[] { InvoiceJobs.INVOICE_JOBS.RETRY_AFTER, InvoiceJobs.INVOICE_JOBS.ID }, false);
     public static final Index ORDER_JOBS_ORDER_JOBS_CLAIM = Internal.createIndex(DSL.name("order_jobs_claim"), OrderJobs.ORDER_JOBS, new OrderField[] { OrderJobs.ORDER_JOBS.NAME, OrderJobs.ORDER_JOBS.JOB_ID }, false);

@@ -5,6 +5,7 @@ package dev.tablequeue.examples.jooq.mariadb;
 
 
 import dev.tablequeue.examples.jooq.mariadb.tables.Accounts;
+import dev.tablequeue.examples.jooq.mariadb.tables.DemoJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.EmailJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.EmailJobsDead;
 import dev.tablequeue.examples.jooq.mariadb.tables.InvoiceJobs;
@@ -20,6 +21,7 @@ import dev.tablequeue.examples.jooq.mariadb.tables.SyncJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.ThumbnailJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.WelcomeJobs;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.AccountsRecord;
+import dev.tablequeue.examples.jooq.mariadb.tables.records.DemoJobsRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.EmailJobsDeadRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.EmailJobsRecord;
 import dev.tablequeue.examples.jooq.mariadb.tables.records.InvoiceJobsRecord;
@@ -54,6 +56,7 @@ public class Keys {
 
     public static final UniqueKey<AccountsRecord> KEY_ACCOUNTS_EMAIL = Internal.createUniqueKey(Accounts.ACCOUNTS, DSL.name("KEY_accounts_email"), new TableField[] { Accounts.ACCOUNTS.EMAIL }, true);
     public static final UniqueKey<AccountsRecord> KEY_ACCOUNTS_PRIMARY = Internal.createUniqueKey(Accounts.ACCOUNTS, DSL.name("KEY_accounts_PRIMARY"), new TableField[] { Accounts.ACCOUNTS.ID }, true);
+    public static final UniqueKey<DemoJobsRecord> KEY_DEMO_JOBS_PRIMARY = Internal.createUniqueKey(DemoJobs.DEMO_JOBS, DSL.name("KEY_demo_jobs_PRIMARY"), new TableField[] { DemoJobs.DEMO_JOBS.ID }, true);
     public static final UniqueKey<EmailJobsRecord> KEY_EMAIL_JOBS_PRIMARY = Internal.createUniqueKey(EmailJobs.EMAIL_JOBS, DSL.name("KEY_email_jobs_PRIMARY"), new TableField[] { EmailJobs.EMAIL_JOBS.JOB_ID }, true);
     public static final UniqueKey<EmailJobsDeadRecord> KEY_EMAIL_JOBS_DEAD_PRIMARY = Internal.createUniqueKey(EmailJobsDead.EMAIL_JOBS_DEAD, DSL.name("KEY_email_jobs_dead_PRIMARY"), new TableField[] { EmailJobsDead.EMAIL_JOBS_DEAD.JOB_ID }, true);
     public static final UniqueKey<InvoiceJobsRecord> KEY_INVOICE_JOBS_PRIMARY = Internal.createUniqueKey(InvoiceJobs.INVOICE_JOBS, DSL.name("KEY_invoice_jobs_PRIMARY"), new TableField[] { InvoiceJobs.INVOICE_JOBS.ID }, true);

@@ -5,6 +5,7 @@ package dev.tablequeue.examples.jooq.postgres;
 
 
 import dev.tablequeue.examples.jooq.postgres.tables.Accounts;
+import dev.tablequeue.examples.jooq.postgres.tables.DemoJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobsDead;
 import dev.tablequeue.examples.jooq.postgres.tables.InvoiceJobs;
@@ -46,6 +47,11 @@ public class DefaultSchema extends SchemaImpl {
      * The table <code>accounts</code>.
      */
     public final Accounts ACCOUNTS = Accounts.ACCOUNTS;
+
+    /**
+     * The table <code>demo_jobs</code>.
+     */
+    public final DemoJobs DEMO_JOBS = DemoJobs.DEMO_JOBS;
 
     /**
      * The table <code>email_jobs</code>.
@@ -134,6 +140,7 @@ public class DefaultSchema extends SchemaImpl {
     public final List<Table<?>> getTables() {
         return Arrays.asList(
             Accounts.ACCOUNTS,
+            DemoJobs.DEMO_JOBS,
             EmailJobs.EMAIL_JOBS,
             EmailJobsDead.EMAIL_JOBS_DEAD,
             InvoiceJobs.INVOICE_JOBS,

@@ -5,6 +5,7 @@ package dev.tablequeue.examples.jooq.postgres;
 
 
 import dev.tablequeue.examples.jooq.postgres.tables.Accounts;
+import dev.tablequeue.examples.jooq.postgres.tables.DemoJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobsDead;
 import dev.tablequeue.examples.jooq.postgres.tables.InvoiceJobs;
@@ -20,6 +21,7 @@ import dev.tablequeue.examples.jooq.postgres.tables.SyncJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.ThumbnailJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.WelcomeJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.records.AccountsRecord;
+import dev.tablequeue.examples.jooq.postgres.tables.records.DemoJobsRecord;
 import dev.tablequeue.examples.jooq.postgres.tables.records.EmailJobsDeadRecord;
 import dev.tablequeue.examples.jooq.postgres.tables.records.EmailJobsRecord;
 import dev.tablequeue.examples.jooq.postgres.tables.records.InvoiceJobsRecord;
@@ -54,6 +56,7 @@ public class Keys {
 
     public static final UniqueKey<AccountsRecord> ACCOUNTS_EMAIL_KEY = Internal.createUniqueKey(Accounts.ACCOUNTS, DSL.name("accounts_email_key"), new TableField[] { Accounts.ACCOUNTS.EMAIL }, true);
     public static final UniqueKey<AccountsRecord> ACCOUNTS_PKEY = Internal.createUniqueKey(Accounts.ACCOUNTS, DSL.name("accounts_pkey"), new TableField[] { Accounts.ACCOUNTS.ID }, true);
+    public static final UniqueKey<DemoJobsRecord> DEMO_JOBS_PKEY = Internal.createUniqueKey(DemoJobs.DEMO_JOBS, DSL.name("demo_jobs_pkey"), new TableField[] { DemoJobs.DEMO_JOBS.ID }, true);
     public static final UniqueKey<EmailJobsRecord> EMAIL_JOBS_PKEY = Internal.createUniqueKey(EmailJobs.EMAIL_JOBS, DSL.name("email_jobs_pkey"), new TableField[] { EmailJobs.EMAIL_JOBS.JOB_ID }, true);
     public static final UniqueKey<EmailJobsDeadRecord> EMAIL_JOBS_DEAD_PKEY = Internal.createUniqueKey(EmailJobsDead.EMAIL_JOBS_DEAD, DSL.name("email_jobs_dead_pkey"), new TableField[] { EmailJobsDead.EMAIL_JOBS_DEAD.JOB_ID }, true);
     public static final UniqueKey<InvoiceJobsRecord> INVOICE_JOBS_PKEY = Internal.createUniqueKey(InvoiceJobs.INVOICE_JOBS, DSL.name("invoice_jobs_pkey"), new TableField[] { InvoiceJobs.INVOICE_JOBS.ID }, true);

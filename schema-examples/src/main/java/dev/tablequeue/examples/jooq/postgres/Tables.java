@@ -5,6 +5,7 @@ package dev.tablequeue.examples.jooq.postgres;
 
 
 import dev.tablequeue.examples.jooq.postgres.tables.Accounts;
+import dev.tablequeue.examples.jooq.postgres.tables.DemoJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobs;
 import dev.tablequeue.examples.jooq.postgres.tables.EmailJobsDead;
 import dev.tablequeue.examples.jooq.postgres.tables.InvoiceJobs;
@@ -31,6 +32,11 @@ public class Tables {
      * The table <code>accounts</code>.
      */
     public static final Accounts ACCOUNTS = Accounts.ACCOUNTS;
+
+    /**
+     * The table <code>demo_jobs</code>.
+     */
+    public static final DemoJobs DEMO_JOBS = DemoJobs.DEMO_JOBS;
 
     /**
      * The table <code>email_jobs</code>.

@@ -1,0 +1,18 @@
+-- The queue of the runnable demo (dev.tablequeue.examples.demo.Demo), in the lease form (SQLite has no
+-- row locks): a claim writes locked_until and commits, a delayed retry moves retry_after, the attempts
+-- count toward a dead letter (a group of the same table) and an acknowledgement stamps processed_at.
+-- Times are text in SqliteTime's layout, as in V1.
+CREATE TABLE demo_jobs (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    name         TEXT NOT NULL,
+    retry_after  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
+    attempt      SMALLINT NOT NULL DEFAULT 1,
+    processed_at TEXT,
+    locked_until TEXT,
+    payload      BLOB NOT NULL
+);
+-- The claim index puts processed_at after the group: acknowledged rows stay in the table, and a claim,
+-- which reads only rows whose processed_at is NULL, then starts at the first open row in claim order
+-- instead of stepping over every row acknowledged before it. With the claim-order index alone each claim
+-- grew slower as the table filled: the demo's 10,000 jobs on SQLite ran at a third to a half of the speed.
+CREATE INDEX demo_jobs_claim ON demo_jobs (name, processed_at, retry_after, id);
