@@ -26,6 +26,8 @@ final class NotifyListener {
     private volatile boolean running;
     /** Counted down by {@link #stop()}, so a backoff ends as soon as the broker closes. */
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Counted down once the first LISTEN is in place, so a row published after start() is announced. */
+    private final CountDownLatch listening = new CountDownLatch(1);
     private Thread thread;
 
     NotifyListener(QueueBroker broker, List<Subscription<?>> subscriptions) {
@@ -40,6 +42,13 @@ final class NotifyListener {
         running = true;
         thread = Threads.platform("tablequeue-listen").newThread(this::listen);
         thread.start();
+        try {
+            if (!listening.await(10, TimeUnit.SECONDS)) {
+                LOG.warn("the notification listener is not listening yet; until it is, the poll interval finds rows");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     void stop() {
@@ -67,6 +76,7 @@ final class NotifyListener {
                 if (!c.getAutoCommit()) {
                     c.commit();
                 }
+                listening.countDown();
                 if (lost) {
                     broker.wakeAll();
                 }
