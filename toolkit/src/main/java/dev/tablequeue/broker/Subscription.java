@@ -1,16 +1,14 @@
 package dev.tablequeue.broker;
 
-import dev.tablequeue.DeclarationException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Own;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
-import dev.tablequeue.dialect.PostgresDialect;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -24,7 +22,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import dev.tablequeue.binding.Own;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
@@ -78,7 +75,7 @@ final class Subscription<T> {
 
     /** Checks the declaration, builds the statements and prepares each on the server. */
     void open(Connection connection) throws SQLException {
-        checkDeclaration();
+        Declarations.check(mount, binding, broker.listenNotify, channel());
         dialect.validate(binding);
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
         statements = Statements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
@@ -88,53 +85,6 @@ final class Subscription<T> {
         database = dialect.advisoryKeysInProcess()
                 ? dev.tablequeue.dialect.SqliteKeyRegistry.databaseOf(connection)
                 : connection.getMetaData().getURL();
-    }
-
-    private void checkDeclaration() {
-        String where = "queue " + queue + ": ";
-        if (mount.rows && binding.payloadMode()) {
-            throw new DeclarationException(where + "rows() takes the rows of a row-mode table, and table \""
-                    + binding.tableName() + "\" is in payload mode (it has a payload column): use payload(..)");
-        }
-        if (!mount.rows && !binding.payloadMode()) {
-            throw new DeclarationException(where + "payload(..) decodes a payload column, and table \""
-                    + binding.tableName() + "\" has none (row mode): use rows()");
-        }
-        boolean deadLetter = mount.deadLetterGroup != null || mount.deadLetterTable != null;
-        if (mount.deadLetterGroup != null && mount.deadLetterTable != null) {
-            throw new DeclarationException(where + "deadLetter(..) and deadLetterTable(..) are both declared: one"
-                    + " destination per subscription");
-        }
-        if (mount.maxAttempts > 0 && !deadLetter) {
-            throw new DeclarationException(where + "maxAttempts(" + mount.maxAttempts + ") needs a destination:"
-                    + " declare deadLetter(group) or deadLetterTable(table)");
-        }
-        if (deadLetter && mount.maxAttempts == 0) {
-            throw new DeclarationException(where + "a dead letter is declared without maxAttempts(n)");
-        }
-        if (mount.maxAttempts > 0 && !binding.has(Role.ATTEMPT)) {
-            throw new DeclarationException(where + "maxAttempts(" + mount.maxAttempts + ") counts deliveries in an"
-                    + " attempt column, and table \"" + binding.tableName() + "\" has none");
-        }
-        if (mount.deadLetterGroup != null && !binding.has(Role.GROUP)) {
-            throw new DeclarationException(where + "deadLetter(\"" + mount.deadLetterGroup + "\") moves rows to a"
-                    + " group, and table \"" + binding.tableName() + "\" has no group column: use deadLetterTable(..)");
-        }
-        if (mount.lease != null && binding.form() != Form.LEASE) {
-            throw new DeclarationException(where + "lease(..) is set on a table in the "
-                    + binding.form().name().toLowerCase().replace('_', ' ') + " form, which holds no lease");
-        }
-        if (binding.owns(Event.FETCH) && !binding.owns(Event.CLAIM) && binding.form() != Form.ADVISORY) {
-            throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
-                    + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
-        }
-        if (broker.listenNotify) {
-            int bytes = channel().getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > PostgresDialect.MAX_IDENTIFIER_BYTES) {
-                throw new DeclarationException(where + "the notification channel \"" + channel() + "\" is " + bytes
-                        + " bytes; Postgres keeps channel names up to " + PostgresDialect.MAX_IDENTIFIER_BYTES);
-            }
-        }
     }
 
     /** The notification channel of this subscription's table: its name, qualified with its schema. */
