@@ -3,7 +3,6 @@ package dev.tablequeue.broker;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Own;
-import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
