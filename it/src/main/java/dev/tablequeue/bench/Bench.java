@@ -212,9 +212,13 @@ public final class Bench {
                 ? "Quick mode: a smoke run of " + BenchOptions.QUICK_MESSAGES + " messages per run, one round, no"
                         + " warm-up. Its figures are not measurements; use the full mode for those."
                 : String.format(Locale.ROOT, "Each case is sized first: a warm-up run of 1,000 messages per"
-                        + " contender, then a one-second run; the count of every timed run is the fastest"
-                        + " contender's rate times %.1f s (plus 15%%). Then %d rounds run over all cases, the"
-                        + " contenders' order alternating.", options.seconds(), options.rounds()));
+                        + " contender, then a run of about 2 s; the count of every timed run is the fastest"
+                        + " contender's rate times %.1f s (plus 30%%). Then %d rounds run over all cases, the"
+                        + " contenders' order alternating; a case whose shortest run of a round was under"
+                        + " %.1f s gets more messages from the next round on. 'shortest run' in the table is"
+                        + " the shortest timed run of the case: a run can fall under the target when the"
+                        + " machine's load drops after sizing.", options.seconds(), options.rounds(),
+                        options.seconds()));
         method.add("Every run has a fresh table, prefilled (consumption) or empty (publishing); the timed window"
                 + " of a consumption run starts before the contender starts (tablequeue: QueueBroker.start(),"
                 + " which builds and prepares the statements; raw: taking its connections) and ends at the last"

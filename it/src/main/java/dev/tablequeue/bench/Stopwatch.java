@@ -29,7 +29,10 @@ final class Stopwatch {
     Measurement stop(long messages) {
         long nanos = System.nanoTime() - startNanos;
         long end = allocated();
-        long bytes = startBytes < 0 || end < 0 ? -1 : end - startBytes;
+        // The JVM keeps its total monotonic with a high-water mark, which can hide a run's allocation behind
+        // an earlier reading (seen as a delta of zero for thousands of messages): such a run counts as
+        // not counted rather than as free.
+        long bytes = startBytes < 0 || end <= startBytes ? -1 : end - startBytes;
         return new Measurement(messages, Math.max(1, nanos), bytes);
     }
 
