@@ -1,0 +1,250 @@
+package dev.tablequeue.bench;
+
+import dev.tablequeue.binding.Form;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The benchmark harness: messages per second of tablequeue side by side with a raw JDBC loop running the
+ * same SQL, per database, form and number of workers; publishing; publish-to-handler latency; and
+ * db-scheduler on the same PostgreSQL. Writes {@code bench.md}, {@code bench.json} and {@code bench.svg}
+ * under {@code --out}, and prints the Markdown. See {@code it/README.md} for the command and the method.
+ *
+ * <p>It exits non-zero where a run failed (a row left unacknowledged, an error, a timeout), and asserts no
+ * time: {@code --quick} is the smoke test CI runs.
+ */
+public final class Bench {
+    private static final String DATABASE = "tq_bench";
+    private static final String DURABLE_DATABASE = "tq_bench_durable";
+    private static final int PUBLISH_BATCH = 100;
+
+    private final BenchOptions options;
+    private final PrintStream log;
+    private final Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+    private final List<CaseResult> cases = new ArrayList<>();
+    private final List<LatencyResult> latencies = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+
+    private Bench(BenchOptions options, PrintStream log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options = BenchOptions.parse(args);
+        BenchReport report = new Bench(options, System.out).run();
+        Files.createDirectories(options.out());
+        Path md = options.out().resolve("bench.md");
+        Files.writeString(md, MarkdownReport.render(report));
+        Files.writeString(options.out().resolve("bench.json"), JsonReport.render(report));
+        Files.writeString(options.out().resolve("bench.svg"), SvgChart.render(report));
+        System.out.println();
+        System.out.println(Files.readString(md));
+        System.out.println("written to " + options.out().toAbsolutePath());
+        if (!report.failures().isEmpty()) {
+            System.err.println(report.failures().size() + " run(s) failed: see the report's notes");
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private BenchReport run() throws Exception {
+        Instant started = Instant.now();
+        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        for (Engine engine : options.databases()) {
+            log.println("== " + engine.label());
+            measure(engine);
+        }
+        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        notes.addAll(method());
+        return new BenchReport(options.quick() ? "quick" : "full", options.rounds(),
+                options.quick() ? 0 : options.seconds(), started, Duration.between(started, Instant.now()),
+                Machine.describe(loadBefore, loadAfter), settings, cases, latencies, notes);
+    }
+
+    private void measure(Engine engine) throws Exception {
+        int poolSize = options.workers().getLast() + 4;
+        boolean durableRow = engine == Engine.POSTGRES && options.runs("durable");
+        try (BenchDatabase db = BenchDatabase.create(engine, DATABASE, false, poolSize);
+                BenchDatabase durable = durableRow
+                        ? BenchDatabase.create(engine, DURABLE_DATABASE, true, poolSize) : null) {
+            settings.put(label(db), db.settings());
+            if (durable != null) {
+                settings.put(label(durable), durable.settings());
+            }
+            List<Rounds.Entry> entries = new ArrayList<>();
+            for (Form form : engine.forms()) {
+                for (int workers : options.workers()) {
+                    entries.add(consume(db, Scenarios.CONSUME, form, workers));
+                }
+            }
+            if (engine == Engine.POSTGRES && options.runs("db-scheduler")) {
+                for (int workers : options.workers()) {
+                    CaseResult result = new CaseResult(engine.label(), Scenarios.CONSUME, Forms.DB_SCHEDULER,
+                            workers);
+                    entries.add(new Rounds.Entry(result, Map.of(CaseResult.DB_SCHEDULER, n -> {
+                        Measurement m = DbSchedulerRun.run(db, workers, n, timeout(n));
+                        long left = DbSchedulerRun.left(db);
+                        if (left != 0) {
+                            throw new IllegalStateException(left + " task(s) were not completed");
+                        }
+                        return m;
+                    })));
+                }
+            }
+            if (durable != null) {
+                for (Form form : engine.forms()) {
+                    entries.add(consume(durable, Scenarios.CONSUME_DURABLE, form, options.workers().getLast()));
+                }
+            }
+            if (options.runs("publish")) {
+                for (int threads : options.publishThreads()) {
+                    entries.add(publish(db, Scenarios.PUBLISH_ONE, threads, 1));
+                }
+                for (int threads : options.publishThreads()) {
+                    entries.add(publish(db, Scenarios.PUBLISH_BATCH, threads, PUBLISH_BATCH));
+                }
+            }
+            entries.forEach(e -> cases.add(e.result()));
+            new Rounds(options, log).run(entries);
+            if (engine == Engine.POSTGRES && options.runs("latency")) {
+                latency(db);
+            }
+        }
+    }
+
+    private static String label(BenchDatabase db) {
+        return db.engine().label() + " (" + db.name() + ")";
+    }
+
+    private Rounds.Entry consume(BenchDatabase db, String scenario, Form form, int workers) {
+        CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
+        Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+        trials.put(CaseResult.RAW, n -> consumeOnce(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
+        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+                table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
+        return new Rounds.Entry(result, trials);
+    }
+
+    private interface OnTable {
+        Measurement run(BenchTable table) throws Exception;
+    }
+
+    /** A fresh table of {@code n} due rows, consumed by {@code run}; every row must end acknowledged. */
+    private static Measurement consumeOnce(BenchDatabase db, long n, OnTable run) throws Exception {
+        BenchTable table = db.newTable();
+        try {
+            db.prefill(table, n);
+            System.gc();
+            Measurement m = run.run(table);
+            long left = db.count(table.getName(), "processed_at IS NULL");
+            if (left != 0) {
+                throw new IllegalStateException(left + " of " + n + " row(s) were not acknowledged");
+            }
+            return m;
+        } finally {
+            db.drop(table);
+        }
+    }
+
+    private Rounds.Entry publish(BenchDatabase db, String scenario, int threads, int batch) {
+        CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.NONE, threads);
+        Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+        trials.put(CaseResult.RAW, n -> publishOnce(db, n, t -> Publishing.raw(db, t, threads, n, batch)));
+        trials.put(CaseResult.TABLEQUEUE, n -> publishOnce(db, n,
+                t -> Publishing.tablequeue(db, t, threads, n, batch)));
+        return new Rounds.Entry(result, trials);
+    }
+
+    /** A fresh empty table, {@code n} messages written by {@code run}; every one must be there. */
+    private static Measurement publishOnce(BenchDatabase db, long n, OnTable run) throws Exception {
+        BenchTable table = db.newTable();
+        try {
+            System.gc();
+            Measurement m = run.run(table);
+            long rows = db.count(table.getName(), "1 = 1");
+            if (rows != n) {
+                throw new IllegalStateException(rows + " row(s) written instead of " + n);
+            }
+            return m;
+        } finally {
+            db.drop(table);
+        }
+    }
+
+    private void latency(BenchDatabase db) {
+        int samples = options.quick() ? 20 : 300;
+        Duration poll = Duration.ofMillis(options.quick() ? 50 : 100);
+        for (LatencyRun.Mode mode : LatencyRun.Mode.values()) {
+            int n = mode == LatencyRun.Mode.POLLING ? Math.max(20, samples / 3) : samples;
+            try {
+                LatencyResult r = LatencyRun.run(db, mode, n, poll);
+                latencies.add(r);
+                log.printf(Locale.ROOT, "latency  %-55s p50 %7.2f ms  p99 %7.2f ms  (%d samples)%n", r.wakeup(),
+                        r.p50(), r.p99(), r.millis().size());
+            } catch (Exception e) {
+                CaseResult failed = new CaseResult(db.engine().label(), "latency", mode.name(), 1);
+                failed.fail(CaseResult.TABLEQUEUE, e.toString());
+                cases.add(failed);
+                log.println("FAILED   latency " + mode + ": " + e);
+                e.printStackTrace(log);
+            }
+        }
+    }
+
+    private static Duration timeout(long messages) {
+        return Duration.ofSeconds(Math.max(60, messages / 50));
+    }
+
+    private List<String> method() {
+        List<String> method = new ArrayList<>();
+        method.add(options.quick()
+                ? "Quick mode: a smoke run of " + BenchOptions.QUICK_MESSAGES + " messages per run, one round, no"
+                        + " warm-up. Its figures are not measurements; use the full mode for those."
+                : String.format(Locale.ROOT, "Each case is sized first: a warm-up run of 1,000 messages per"
+                        + " contender, then a run of about 2 s; the count of every timed run is the fastest"
+                        + " contender's rate times %.1f s (plus 30%%). Then %d rounds run over all cases, the"
+                        + " contenders' order alternating; a case whose shortest run of a round was under"
+                        + " %.1f s gets more messages from the next round on. 'shortest run' in the table is"
+                        + " the shortest timed run of the case: a run can fall under the target when the"
+                        + " machine's load drops after sizing.", options.seconds(), options.rounds(),
+                        options.seconds()));
+        method.add("Every run has a fresh table, prefilled (consumption) or empty (publishing); the timed window"
+                + " of a consumption run starts before the contender starts (tablequeue: QueueBroker.start(),"
+                + " which builds and prepares the statements; raw: taking its connections) and ends at the last"
+                + " acknowledgement; every row is checked to be acknowledged (or written) afterwards.");
+        method.add("Raw JDBC: platform threads, one connection each for the whole run, a cached PreparedStatement"
+                + " per statement, the dialect's own statements bound by StatementBinder (see RawLoop)."
+                + " tablequeue: QueueBroker with one subscription in bytes() payload mode, workers(n), a no-op"
+                + " handler returning Outcome.ack(), poll interval 50 ms.");
+        method.add("Heap bytes per message: the JVM's total allocated bytes"
+                + " (com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes) over the timed window divided"
+                + " by the messages, median of the rounds; it includes the driver, the pool and every other"
+                + " thread of the JVM (tablequeue's workers are virtual threads, which the per-thread counter"
+                + " does not report).");
+        method.add("db-scheduler " + DbSchedulerVersion.get() + ": no-op one-time tasks scheduled in batches"
+                + " before the run, the scheduler started with threads(n), pollingInterval 50 ms and"
+                + " pollUsingLockAndFetch(0.5, 1.0), on the same bench database and pool; timed from"
+                + " Scheduler.start() to the last completion.");
+        method.add("Publishing: '" + Scenarios.PUBLISH_ONE + "' is tablequeue's publish(binding, message) against"
+                + " the dialect's insert in auto-commit on a cached statement; '" + Scenarios.PUBLISH_BATCH
+                + "' is raw addBatch/executeBatch with one commit per batch against tablequeue's"
+                + " publish(ctx, binding, message) 100 times inside one jOOQ transaction (the runtime has no batch"
+                + " publish).");
+        method.add("PostgreSQL's main figures run on " + DATABASE + " (ALTER DATABASE .. SET synchronous_commit ="
+                + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
+                + DURABLE_DATABASE + " with the server's default. MariaDB's and SQLite's durability settings"
+                + " are the server's and the harness's (WAL, synchronous NORMAL), listed above.");
+        return method;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.tablequeue.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the harness runs, from its command line. Each argument may hold several options separated by
+ * spaces (Maven passes {@code -Dbench.args=".."} as one argument).
+ *
+ * @param quick a smoke run: one round of small fixed counts, no warm-up, no time asserted
+ * @param out where the reports go
+ * @param databases the databases to measure, in order
+ * @param workers the worker counts of the consumption cases (publishing uses the first and the last)
+ * @param rounds timed rounds per case, interleaved across cases and contenders
+ * @param seconds the least duration a timed run is sized for
+ * @param maxMessages the most messages one run may be sized to
+ * @param skip parts left out: publish, latency, db-scheduler, durable
+ */
+record BenchOptions(
+        boolean quick,
+        Path out,
+        List<Engine> databases,
+        List<Integer> workers,
+        int rounds,
+        double seconds,
+        long maxMessages,
+        Set<String> skip) {
+
+    /** Messages of each run in quick mode. */
+    static final long QUICK_MESSAGES = 200;
+    static final Set<String> PARTS = Set.of("publish", "latency", "db-scheduler", "durable");
+
+    static BenchOptions parse(String... args) {
+        boolean quick = false;
+        Path out = Path.of("target", "bench");
+        List<Engine> databases = List.of(Engine.POSTGRES, Engine.MARIADB, Engine.SQLITE);
+        List<Integer> workers = List.of(1, 4, 8);
+        Integer rounds = null;
+        double seconds = 3.0;
+        long maxMessages = 400_000;
+        Set<String> skip = new LinkedHashSet<>();
+        List<String> words = new ArrayList<>();
+        for (String arg : args) {
+            if (arg != null && !arg.isBlank()) {
+                words.addAll(Arrays.asList(arg.trim().split("\\s+")));
+            }
+        }
+        for (String word : words) {
+            String value = word.contains("=") ? word.substring(word.indexOf('=') + 1) : "";
+            String name = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
+            switch (name) {
+                case "--quick" -> quick = true;
+                case "--full" -> quick = false;
+                case "--out" -> out = Path.of(value);
+                case "--databases" -> databases = Arrays.stream(value.split(",")).map(Engine::of).toList();
+                case "--workers" -> workers = Arrays.stream(value.split(",")).map(Integer::parseInt).sorted().toList();
+                case "--rounds" -> rounds = Integer.parseInt(value);
+                case "--seconds" -> seconds = Double.parseDouble(value);
+                case "--max-messages" -> maxMessages = Long.parseLong(value);
+                case "--skip" -> {
+                    for (String part : value.split(",")) {
+                        if (!PARTS.contains(part)) {
+                            throw new IllegalArgumentException("--skip takes " + PARTS + ", not \"" + part + "\"");
+                        }
+                        skip.add(part);
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
+                        + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
+                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable");
+            }
+        }
+        int r = rounds != null ? rounds : quick ? 1 : 3;
+        if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0) {
+            throw new IllegalArgumentException("rounds, workers and seconds must be positive");
+        }
+        return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip));
+    }
+
+    boolean runs(String part) {
+        return !skip.contains(part);
+    }
+
+    /** The thread counts of the publishing cases: the least and the most workers. */
+    List<Integer> publishThreads() {
+        return workers.size() == 1 ? workers : List.of(workers.getFirst(), workers.getLast());
+    }
+}

@@ -1,0 +1,76 @@
+package dev.tablequeue.bench;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.Delivery;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * tablequeue doing the raw loop's work: a broker with one subscription in payload mode (the payload's bytes
+ * as they are, no codec) whose handler acknowledges at once, on the same pool. The run is timed from
+ * {@link QueueBroker#start()} (which builds and prepares the statements) to the last settlement.
+ */
+final class BrokerRun {
+    /** How long an idle worker waits before it claims again: only the tail of a run is ever idle. */
+    static final Duration POLL = Duration.ofMillis(50);
+
+    private BrokerRun() {}
+
+    static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
+            Duration timeout) throws Exception {
+        CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        BrokerListener listener = new BrokerListener() {
+            @Override
+            public void settled(Delivery delivery, Outcome outcome) {
+                settled.countDown();
+            }
+
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        };
+        QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(listener)
+                .drainTimeout(Duration.ofSeconds(10)).build();
+        broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers)
+                .handle((payload, delivery) -> Outcome.ack());
+        try {
+            Stopwatch watch = Stopwatch.start();
+            broker.start();
+            await(settled, failure, timeout);
+            return watch.stop(messages);
+        } finally {
+            broker.close();
+        }
+    }
+
+    /** Waits for {@code latch}, failing at the first failure the listener saw or at the timeout. */
+    static void await(CountDownLatch latch, AtomicReference<Throwable> failure, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!latch.await(100, TimeUnit.MILLISECONDS)) {
+            if (failure.get() != null) {
+                throw new IllegalStateException("the broker failed: " + failure.get(), failure.get());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + timeout.toSeconds() + " s with "
+                        + latch.getCount() + " message(s) left");
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("the broker failed: " + failure.get(), failure.get());
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.tablequeue.bench;
+
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Renders a {@link BenchReport} as Markdown: settings, throughput side by side, db-scheduler, latency, targets. */
+final class MarkdownReport {
+    private MarkdownReport() {}
+
+    static String render(BenchReport report) {
+        StringBuilder md = new StringBuilder();
+        md.append("# tablequeue benchmark\n\n");
+        md.append(String.format(Locale.ROOT, "Mode: **%s**, %d round(s)%s; started %s, took %d min %d s.%n%n",
+                report.mode(), report.rounds(),
+                report.targetSeconds() > 0
+                        ? String.format(Locale.ROOT, ", every timed run sized to last at least %.1f s",
+                                report.targetSeconds())
+                        : "",
+                report.started().truncatedTo(ChronoUnit.SECONDS), report.took().toMinutes(),
+                report.took().toSecondsPart()));
+        md.append("The harness does not control what else runs on the machine (builds and tests of others may"
+                + " share its cores); the load average at start and end says how busy it was.\n\n");
+        machine(md, report.machine());
+        settings(md, report.settings());
+        throughput(md, report);
+        dbScheduler(md, report);
+        latency(md, report.latencies());
+        targets(md, Targets.check(report));
+        md.append("## Method\n\n");
+        for (String note : report.notes()) {
+            md.append("- ").append(note).append('\n');
+        }
+        List<String> failures = report.failures();
+        if (!failures.isEmpty()) {
+            md.append("\n## Failures\n\n");
+            for (String f : failures) {
+                md.append("- ").append(cell(f)).append('\n');
+            }
+        }
+        return md.toString();
+    }
+
+    private static void machine(StringBuilder md, Map<String, String> machine) {
+        md.append("## Machine\n\n| fact | value |\n|---|---|\n");
+        machine.forEach((k, v) -> md.append("| ").append(cell(k)).append(" | ").append(cell(v)).append(" |\n"));
+        md.append('\n');
+    }
+
+    private static void settings(StringBuilder md, Map<String, Map<String, String>> settings) {
+        md.append("## Server settings\n\n| database | setting | value |\n|---|---|---|\n");
+        settings.forEach((db, values) -> values.forEach((k, v) ->
+                md.append("| ").append(cell(db)).append(" | ").append(cell(k)).append(" | ").append(cell(v))
+                        .append(" |\n")));
+        md.append('\n');
+    }
+
+    private static void throughput(StringBuilder md, BenchReport report) {
+        md.append("## Throughput\n\nMessages per second: median of the rounds, (best - worst) beside it. The ratio is"
+                + " tablequeue's median over raw JDBC's, from the same rounds.\n\n");
+        md.append("| database | scenario | form | workers | tablequeue | raw JDBC | tablequeue / raw"
+                + " | heap B/msg tablequeue | heap B/msg raw | messages per run | shortest run (s) |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (CaseResult c : report.cases()) {
+            if (!c.contenders().contains(CaseResult.RAW)) {
+                continue;
+            }
+            md.append("| ").append(c.database()).append(" | ").append(c.scenario()).append(" | ").append(c.form())
+                    .append(" | ").append(c.workers())
+                    .append(" | ").append(spread(c, CaseResult.TABLEQUEUE))
+                    .append(" | ").append(spread(c, CaseResult.RAW))
+                    .append(" | ").append(c.ratio(CaseResult.TABLEQUEUE, CaseResult.RAW).stream()
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                    .append(" | ").append(bytes(c, CaseResult.TABLEQUEUE))
+                    .append(" | ").append(bytes(c, CaseResult.RAW))
+                    .append(" | ").append(String.format(Locale.ROOT, "%,d", c.messages()))
+                    .append(" | ").append(shortest(c))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void dbScheduler(StringBuilder md, BenchReport report) {
+        List<CaseResult> peer = report.cases().stream()
+                .filter(c -> c.has(CaseResult.DB_SCHEDULER)).toList();
+        if (peer.isEmpty()) {
+            return;
+        }
+        md.append("## tablequeue against db-scheduler (PostgreSQL, same database, pool and thread count)\n\n");
+        md.append("| workers | db-scheduler | heap B/msg | tablequeue row lock | x | tablequeue lease | x"
+                + " | tablequeue advisory | x |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (CaseResult p : peer) {
+            double theirs = p.spread(CaseResult.DB_SCHEDULER).median();
+            md.append("| ").append(p.workers()).append(" | ").append(spread(p, CaseResult.DB_SCHEDULER))
+                    .append(" | ").append(bytes(p, CaseResult.DB_SCHEDULER));
+            for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY)) {
+                Optional<CaseResult> ours = report.cases().stream()
+                        .filter(c -> c.database().equals(p.database()) && c.scenario().equals(Scenarios.CONSUME)
+                                && c.form().equals(form) && c.workers() == p.workers()
+                                && c.has(CaseResult.TABLEQUEUE))
+                        .findFirst();
+                md.append(" | ").append(ours.map(c -> rate(c.spread(CaseResult.TABLEQUEUE).median())).orElse("-"))
+                        .append(" | ").append(ours.map(c -> String.format(Locale.ROOT, "%.2f",
+                                c.spread(CaseResult.TABLEQUEUE).median() / theirs)).orElse("-"));
+            }
+            md.append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void latency(StringBuilder md, List<LatencyResult> latencies) {
+        if (latencies.isEmpty()) {
+            return;
+        }
+        md.append("## Publish-to-handler latency (row lock, one worker)\n\n");
+        md.append("| database | wake-up | samples | p50 (ms) | p99 (ms) | max (ms) |\n|---|---|---:|---:|---:|---:|\n");
+        for (LatencyResult l : latencies) {
+            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.2f |%n", l.database(),
+                    l.wakeup(), l.millis().size(), l.p50(), l.p99(), l.max()));
+        }
+        md.append('\n');
+    }
+
+    private static void targets(StringBuilder md, List<Targets.Target> targets) {
+        md.append("## Targets (issue 4)\n\n| target | measured | met |\n|---|---:|---|\n");
+        for (Targets.Target t : targets) {
+            md.append("| ").append(cell(t.target())).append(" | ").append(t.measured()).append(" | ")
+                    .append(t.met().map(met -> met ? "yes" : "**no**").orElse("-")).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    static String spread(CaseResult c, String contender) {
+        if (!c.has(contender)) {
+            return c.failures().stream().anyMatch(f -> f.startsWith(contender + ": ")) ? "failed" : "-";
+        }
+        Stats.Spread s = c.spread(contender);
+        return rate(s.median()) + " (" + rate(s.best()) + " - " + rate(s.worst()) + ")";
+    }
+
+    private static String rate(double perSecond) {
+        return String.format(Locale.ROOT, "%,.0f", perSecond);
+    }
+
+    private static String bytes(CaseResult c, String contender) {
+        double b = c.has(contender) ? c.bytesPerMessage(contender) : Double.NaN;
+        return Double.isNaN(b) ? "-" : String.format(Locale.ROOT, "%,.0f", b);
+    }
+
+    private static String shortest(CaseResult c) {
+        return c.contenders().stream().filter(c::has).map(c::shortestSeconds).min(Double::compare)
+                .map(s -> String.format(Locale.ROOT, "%.1f", s)).orElse("-");
+    }
+
+    /** Text fit for a table cell: no pipes, no line breaks. */
+    static String cell(String text) {
+        return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ");
+    }
+}

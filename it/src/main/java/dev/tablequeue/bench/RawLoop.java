@@ -1,0 +1,331 @@
+package dev.tablequeue.bench;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.SqliteKeyRegistry;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.StatementBinder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+import org.jooq.Record;
+
+/**
+ * The baseline: a plain JDBC loop doing a subscription's work with the very statements its dialect renders,
+ * bound as the runtime binds them, and nothing else.
+ *
+ * <p>Each worker is a platform thread holding one connection of the pool for the whole run, with a cached
+ * {@link PreparedStatement} per statement. Per message it runs what the form runs: row lock: claim, handle,
+ * acknowledge, commit, in one transaction; lease: claim (and stamp, where the claim does not) in a
+ * transaction, commit, handle, acknowledge in auto-commit; advisory: candidates, lock a key, take the row,
+ * handle, acknowledge, unlock, all in auto-commit. The handler does nothing but read the payload. Where the
+ * dialect forbids parallel claims (SQLite), workers take turns for the claim, as the runtime's do.
+ *
+ * <p>A row-lock worker keeps auto-commit off for its whole life, as a hand-written loop would; the lease
+ * form switches it around the claim's transaction, since its acknowledgement commits on its own.
+ */
+final class RawLoop {
+    private final DataSource pool;
+    private final QueueDialect dialect;
+    private final RoleBinding<Record> binding;
+    private final RawStatements statements;
+    private final ReentrantLock turn;
+
+    RawLoop(BenchDatabase db, BenchTable table, Form form) {
+        this.pool = db.pool();
+        this.dialect = db.dialect();
+        this.binding = table.binding(form);
+        this.statements = RawStatements.of(dialect, binding);
+        this.turn = dialect.claimsInParallel() ? null : new ReentrantLock(true);
+    }
+
+    /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
+    Measurement run(int workers, long messages) throws Exception {
+        AtomicLong done = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        Stopwatch watch = Stopwatch.start();
+        for (int i = 0; i < workers; i++) {
+            threads.add(Thread.ofPlatform().name("bench-raw-" + i).start(() -> {
+                try (Connection c = pool.getConnection()) {
+                    Worker w = new Worker(c, workers);
+                    try {
+                        while (done.get() < messages && failure.get() == null) {
+                            if (w.once()) {
+                                done.incrementAndGet();
+                            } else {
+                                // rows are in other workers' hands; the last ones settle soon
+                                LockSupport.parkNanos(100_000);
+                            }
+                        }
+                    } finally {
+                        w.close();
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        Measurement m = watch.stop(messages);
+        if (failure.get() != null) {
+            throw new IllegalStateException("a raw worker failed: " + failure.get(), failure.get());
+        }
+        return m;
+    }
+
+    /** One worker's connection, its prepared statements and its binds. */
+    private final class Worker {
+        private final Connection c;
+        private final int workers;
+        private final Map<Statement, PreparedStatement> prepared = new IdentityHashMap<>();
+        private final Map<PreparedStatement, Integer> columns = new IdentityHashMap<>();
+        private final java.sql.Statement plain;
+        private final String database;
+        private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
+        private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
+        private final Binds keyBinds = new Binds();
+        private SqliteKeyRegistry.Hold hold;
+        private long sink;
+
+        Worker(Connection c, int workers) throws SQLException {
+            this.c = c;
+            this.workers = workers;
+            this.plain = c.createStatement();
+            this.database = dialect.advisoryKeysInProcess() ? SqliteKeyRegistry.databaseOf(c) : null;
+            if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
+                c.setAutoCommit(false);
+            }
+        }
+
+        boolean once() throws Exception {
+            return switch (binding.form()) {
+                case ROW_LOCK -> rowLock();
+                case LEASE -> lease();
+                case ADVISORY -> advisory();
+            };
+        }
+
+        private boolean rowLock() throws SQLException {
+            open();
+            claimBinds.now(Instant.now()).limit(1);
+            Object id = claimOne(statements.claim());
+            if (id == null) {
+                end(false);
+                return false;
+            }
+            acknowledge(id);
+            end(true);
+            return true;
+        }
+
+        private boolean lease() throws SQLException {
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(false);
+            }
+            open();
+            Instant now = Instant.now();
+            Instant until = now.plusSeconds(30);
+            claimBinds.now(now).limit(1).leaseUntil(until);
+            Object id = claimOne(statements.claim());
+            if (id != null && statements.stamp() != null) {
+                rowBinds.ids(List.of(id)).leaseUntil(until);
+                update(statements.stamp(), rowBinds);
+                rowBinds.ids(List.of());
+            }
+            end(id != null);
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(true);
+            }
+            if (id == null) {
+                return false;
+            }
+            rowBinds.leaseHeld(until);
+            acknowledge(id);
+            return true;
+        }
+
+        private boolean advisory() throws Exception {
+            claimBinds.now(Instant.now()).limit(workers + 1);
+            List<Object[]> candidates = turn(() -> {
+                PreparedStatement ps = bound(statements.claim(), claimBinds);
+                List<Object[]> list = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        list.add(new Object[] {rs.getObject(1), rs.getString(2)});
+                    }
+                }
+                return list;
+            });
+            for (Object[] candidate : candidates) {
+                String key = (String) candidate[1];
+                if (!lock(key)) {
+                    continue;
+                }
+                Object id = take(candidate[0]);
+                if (id == null) {
+                    unlock(key);
+                    continue;
+                }
+                acknowledge(id);
+                unlock(key);
+                return true;
+            }
+            return false;
+        }
+
+        private Object take(Object id) throws SQLException {
+            rowBinds.id(id).now(Instant.now());
+            if (statements.fetchOne() == null) {
+                return readOne(bound(statements.take(), rowBinds));
+            }
+            if (update(statements.take(), rowBinds) == 0) {
+                return null;
+            }
+            rowBinds.ids(List.of(id));
+            Object taken = readOne(bound(statements.fetchOne(), rowBinds));
+            rowBinds.ids(List.of());
+            return taken;
+        }
+
+        private boolean lock(String key) throws SQLException {
+            if (statements.lock() == null) {
+                var taken = SqliteKeyRegistry.process().tryTake(database, key);
+                hold = taken.orElse(null);
+                return taken.isPresent();
+            }
+            keyBinds.key(key);
+            try (ResultSet rs = bound(statements.lock(), keyBinds).executeQuery()) {
+                return rs.next() && isTrue(rs.getObject(1));
+            }
+        }
+
+        private void unlock(String key) throws SQLException {
+            if (statements.unlock() == null) {
+                hold.release();
+                hold = null;
+                return;
+            }
+            keyBinds.key(key);
+            try (ResultSet rs = bound(statements.unlock(), keyBinds).executeQuery()) {
+                rs.next();
+            }
+        }
+
+        private static boolean isTrue(Object value) {
+            return value instanceof Boolean b ? b : value instanceof Number n && n.longValue() == 1L;
+        }
+
+        /** Runs a claim under the turn where claims may not run side by side; the id of the row, or null. */
+        private Object claimOne(Statement claim) throws SQLException {
+            try {
+                return turn(() -> readOne(bound(claim, claimBinds)));
+            } catch (SQLException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Reads the first row a claim returns as the handler would (id, attempt, payload); its id, or null. */
+        private Object readOne(PreparedStatement ps) throws SQLException {
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                Object id = rs.getObject(1);
+                Integer count = columns.get(ps);
+                if (count == null) {
+                    count = rs.getMetaData().getColumnCount();
+                    columns.put(ps, count);
+                }
+                for (int i = 2; i <= count; i++) {
+                    Object value = rs.getObject(i);
+                    sink += value instanceof byte[] bytes ? bytes.length : 1; // the no-op handler reads it
+                }
+                return id;
+            }
+        }
+
+        private void acknowledge(Object id) throws SQLException {
+            rowBinds.id(id).now(Instant.now());
+            update(statements.ack(), rowBinds);
+        }
+
+        private int update(Statement statement, Binds binds) throws SQLException {
+            return bound(statement, binds).executeUpdate();
+        }
+
+        private PreparedStatement bound(Statement statement, Binds binds) throws SQLException {
+            PreparedStatement ps = prepared.get(statement);
+            if (ps == null) {
+                ps = c.prepareStatement(statement.sql());
+                prepared.put(statement, ps);
+            }
+            StatementBinder.bind(ps, statement, binds, dialect);
+            return ps;
+        }
+
+        /** Opens a transaction as the dialect says: its opening statement, where it has one. */
+        private void open() throws SQLException {
+            if (statements.opening().sql().isPresent()) {
+                plain.execute(statements.opening().sql().get());
+            }
+        }
+
+        private void end(boolean commit) throws SQLException {
+            if (statements.opening().explicit()) {
+                plain.execute(commit ? "COMMIT" : "ROLLBACK");
+            } else if (commit) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+        }
+
+        private <V> V turn(Claim<V> claim) throws Exception {
+            if (turn == null) {
+                return claim.run();
+            }
+            turn.lock();
+            try {
+                return claim.run();
+            } finally {
+                turn.unlock();
+            }
+        }
+
+        void close() throws SQLException {
+            for (PreparedStatement ps : prepared.values()) {
+                ps.close();
+            }
+            plain.close();
+            if (!c.getAutoCommit()) {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+            if (sink == 42) {
+                System.out.print(""); // keeps the handler's reads alive
+            }
+        }
+    }
+
+    private interface Claim<V> {
+        V run() throws Exception;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tablequeue.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The performance targets of the project (issue 4), checked against a report. */
+final class Targets {
+    static final double RAW_AT_ONE = 0.95;
+    static final double RAW_AT_EIGHT = 0.90;
+    static final double DB_SCHEDULER_AT_EIGHT = 1.5;
+    static final double NOTIFY_P50_MILLIS = 5.0;
+
+    private Targets() {}
+
+    /**
+     * One target: what it asks, what was measured, and whether it was met (empty where it could not be
+     * measured in this run).
+     */
+    record Target(String target, String measured, Optional<Boolean> met) {}
+
+    static List<Target> check(BenchReport report) {
+        List<Target> targets = new ArrayList<>();
+        for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY)) {
+            targets.add(ratioToRaw(report, form, 1, RAW_AT_ONE));
+            targets.add(ratioToRaw(report, form, 8, RAW_AT_EIGHT));
+        }
+        for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY)) {
+            targets.add(againstDbScheduler(report, form));
+        }
+        targets.add(notify(report));
+        return targets;
+    }
+
+    private static Target ratioToRaw(BenchReport report, String form, int workers, double floor) {
+        String what = String.format(Locale.ROOT, "PostgreSQL %s, %d worker(s): tablequeue >= %.2f x raw", form,
+                workers, floor);
+        return find(report, Scenarios.CONSUME, form, workers)
+                .filter(c -> c.ratio(CaseResult.TABLEQUEUE, CaseResult.RAW).isPresent())
+                .map(c -> {
+                    double ratio = c.ratio(CaseResult.TABLEQUEUE, CaseResult.RAW).getAsDouble();
+                    return new Target(what, String.format(Locale.ROOT, "%.2f", ratio), Optional.of(ratio >= floor));
+                })
+                .orElse(new Target(what, "not measured", Optional.empty()));
+    }
+
+    private static Target againstDbScheduler(BenchReport report, String form) {
+        String what = String.format(Locale.ROOT, "PostgreSQL %s, 8 workers: tablequeue >= %.1f x db-scheduler",
+                form, DB_SCHEDULER_AT_EIGHT);
+        Optional<CaseResult> ours = find(report, Scenarios.CONSUME, form, 8).filter(c -> c.has(CaseResult.TABLEQUEUE));
+        Optional<CaseResult> peer = find(report, Scenarios.CONSUME, Forms.DB_SCHEDULER, 8)
+                .filter(c -> c.has(CaseResult.DB_SCHEDULER));
+        if (ours.isEmpty() || peer.isEmpty()) {
+            return new Target(what, "not measured", Optional.empty());
+        }
+        double ratio = ours.get().spread(CaseResult.TABLEQUEUE).median()
+                / peer.get().spread(CaseResult.DB_SCHEDULER).median();
+        return new Target(what, String.format(Locale.ROOT, "%.2f", ratio),
+                Optional.of(ratio >= DB_SCHEDULER_AT_EIGHT));
+    }
+
+    private static Target notify(BenchReport report) {
+        String what = String.format(Locale.ROOT, "PostgreSQL LISTEN/NOTIFY publish-to-handler p50 < %.0f ms",
+                NOTIFY_P50_MILLIS);
+        return report.latencies().stream()
+                .filter(l -> l.database().equals(Databases.POSTGRES) && l.wakeup().equals(Wakeups.LISTEN_NOTIFY))
+                .findFirst()
+                .map(l -> new Target(what, String.format(Locale.ROOT, "%.2f ms", l.p50()),
+                        Optional.of(l.p50() < NOTIFY_P50_MILLIS)))
+                .orElse(new Target(what, "not measured", Optional.empty()));
+    }
+
+    private static Optional<CaseResult> find(BenchReport report, String scenario, String form, int workers) {
+        return report.cases().stream()
+                .filter(c -> c.database().equals(Databases.POSTGRES) && c.scenario().equals(scenario)
+                        && c.form().equals(form) && c.workers() == workers)
+                .findFirst();
+    }
+}

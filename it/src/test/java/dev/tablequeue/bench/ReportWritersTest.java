@@ -1,0 +1,133 @@
+package dev.tablequeue.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+class ReportWritersTest {
+    private final BenchReport report = Fixtures.report();
+
+    @Test
+    void the_targets_compare_the_medians_with_the_issues_floors() {
+        List<Targets.Target> targets = Targets.check(report);
+        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 1 worker"))
+                .singleElement().satisfies(t -> {
+                    assertThat(t.measured()).isEqualTo("0.50");
+                    assertThat(t.met()).contains(false);
+                });
+        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 8 worker(s)"))
+                .singleElement().satisfies(t -> {
+                    assertThat(t.measured()).isEqualTo("0.95");
+                    assertThat(t.met()).contains(true);
+                });
+        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 8 workers: tablequeue >= 1.5"))
+                .singleElement().satisfies(t -> {
+                    assertThat(t.measured()).isEqualTo("1.90");
+                    assertThat(t.met()).contains(true);
+                });
+        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL lease, 8 worker(s)"))
+                .singleElement().satisfies(t -> assertThat(t.met()).isEqualTo(Optional.empty()));
+        assertThat(targets).filteredOn(t -> t.target().contains("LISTEN/NOTIFY"))
+                .singleElement().satisfies(t -> {
+                    assertThat(t.measured()).isEqualTo("5.00 ms");
+                    assertThat(t.met()).contains(false);
+                });
+    }
+
+    @Test
+    void the_markdown_puts_tablequeue_beside_raw_with_the_ratio_and_the_spread() {
+        String md = MarkdownReport.render(report);
+        assertThat(md).contains("| postgres | consume | row lock | 1 | 2,000 (2,100 - 1,900) | 4,000 (4,200 - 3,800)"
+                + " | 0.50 | 1,500 | 1,500 | 10,000 | 2.4 |");
+        assertThat(md).contains("| postgres | consume | lease | 8 | failed | 5,000 (5,000 - 5,000) | - |");
+        assertThat(md).contains("| 8 | 4,000 (4,000 - 4,000) | 1,500 | 7,600 | 1.90 | - | - | - | - |");
+        assertThat(md).contains("| postgres | LISTEN/NOTIFY (publisher in another broker) | 100 | 5.00 | 9.90 | 10.00 |");
+        assertThat(md).contains("| synchronous_commit (bench database) | off |");
+        assertThat(md).contains("| PostgreSQL row lock, 1 worker(s): tablequeue >= 0.95 x raw | 0.50 | **no** |");
+        assertThat(md).contains("- a note on the method");
+        assertThat(md).contains("## Failures").contains("timed out \\| after 60 s");
+    }
+
+    @Test
+    void the_json_holds_every_round_and_the_summaries_and_writes_uncounted_figures_as_null() throws Exception {
+        JsonNode root = new ObjectMapper().readTree(JsonReport.render(report));
+        assertThat(root.path("mode").asText()).isEqualTo("full");
+        assertThat(root.path("tookSeconds").asLong()).isEqualTo(125);
+        JsonNode first = root.path("cases").get(0);
+        assertThat(first.path("workers").asInt()).isEqualTo(1);
+        assertThat(first.path("ratioToRaw").asDouble()).isEqualTo(0.5);
+        JsonNode ours = first.path("contenders").path(CaseResult.TABLEQUEUE);
+        assertThat(ours.path("rounds")).hasSize(3);
+        assertThat(ours.path("median").asDouble()).isEqualTo(2_000.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(ours.path("best").asDouble()).isEqualTo(2_100.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(ours.path("bytesPerMessage").asDouble()).isEqualTo(1_500.0);
+        assertThat(root.path("cases").get(2).path("failures").get(0).asText()).contains("timed out");
+        assertThat(root.path("latencies").get(0).path("p99Millis").asDouble()).isEqualTo(9.9);
+        assertThat(root.path("targets")).anySatisfy(t -> assertThat(t.path("met").isNull()).isTrue());
+        assertThat(root.path("failures")).hasSize(1);
+
+        CaseResult uncounted = new CaseResult(Databases.SQLITE, Scenarios.CONSUME, Forms.LEASE, 1);
+        uncounted.add(CaseResult.RAW, new Measurement(10, 1_000, -1));
+        BenchReport r = new BenchReport("quick", 1, 0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(uncounted), List.of(), List.of());
+        JsonNode round = new ObjectMapper().readTree(JsonReport.render(r)).path("cases").get(0).path("contenders")
+                .path(CaseResult.RAW);
+        assertThat(round.path("rounds").get(0).path("bytesPerMessage").isNull()).isTrue();
+        assertThat(round.path("bytesPerMessage").isNull()).isTrue();
+    }
+
+    @Test
+    void the_chart_is_well_formed_svg_with_a_panel_per_database_and_form_and_a_line_per_contender() throws Exception {
+        String svg = SvgChart.render(report);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertThat(doc.getDocumentElement().getTagName()).isEqualTo("svg");
+        assertThat(doc.getDocumentElement().getAttribute("width")).isEqualTo("960");
+        NodeList lines = doc.getElementsByTagName("polyline");
+        // postgres row lock: tablequeue, raw, db-scheduler; lease: raw, db-scheduler; advisory: db-scheduler;
+        // sqlite advisory: tablequeue, raw
+        assertThat(lines.getLength()).isEqualTo(8);
+        Element first = (Element) lines.item(0);
+        assertThat(first.getAttribute("stroke")).isEqualTo(SvgChart.TABLEQUEUE_COLOUR);
+        assertThat(first.getAttribute("points").split(" ")).hasSize(2);
+        assertThat(svg).contains("postgres - row lock").contains("sqlite - lease").contains("not served / not measured");
+    }
+
+    @Test
+    void a_chart_axis_ends_on_a_round_number_at_or_above_the_highest_value() {
+        assertThat(SvgChart.niceCeiling(7_700)).isEqualTo(10_000);
+        assertThat(SvgChart.niceCeiling(4_100)).isEqualTo(5_000);
+        assertThat(SvgChart.niceCeiling(2_100)).isEqualTo(2_500);
+        assertThat(SvgChart.niceCeiling(1_000)).isEqualTo(1_000);
+        assertThat(SvgChart.niceCeiling(0)).isEqualTo(1);
+        assertThat(SvgChart.escape("a<b & \"c\"")).isEqualTo("a&lt;b &amp; &quot;c&quot;");
+    }
+
+    @Test
+    void options_come_in_one_argument_as_maven_passes_them() {
+        BenchOptions o = BenchOptions.parse("--out=/tmp/x", "--quick --databases=postgres,sqlite  --workers=8,1", "");
+        assertThat(o.quick()).isTrue();
+        assertThat(o.rounds()).isEqualTo(1);
+        assertThat(o.databases()).containsExactly(Engine.POSTGRES, Engine.SQLITE);
+        assertThat(o.workers()).containsExactly(1, 8);
+        assertThat(o.publishThreads()).containsExactly(1, 8);
+        BenchOptions full = BenchOptions.parse();
+        assertThat(full.quick()).isFalse();
+        assertThat(full.rounds()).isEqualTo(3);
+        assertThat(full.workers()).containsExactly(1, 4, 8);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--fast"))
+                .hasMessageContaining("unknown option \"--fast\"");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--skip=everything"))
+                .hasMessageContaining("--skip takes");
+    }
+}
