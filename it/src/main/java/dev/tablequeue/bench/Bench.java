@@ -131,6 +131,10 @@ public final class Bench {
         CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
         trials.put(CaseResult.RAW, n -> consumeOnce(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
+        if (options.rawVirtual()) {
+            trials.put(CaseResult.RAW_VIRTUAL, n -> consumeOnce(db, n,
+                    table -> new RawLoop(db, table, form, true).run(workers, n)));
+        }
         trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
         return new Rounds.Entry(result, trials);

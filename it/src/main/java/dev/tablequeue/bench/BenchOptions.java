@@ -19,6 +19,7 @@ import java.util.Set;
  * @param seconds the least duration a timed run is sized for
  * @param maxMessages the most messages one run may be sized to
  * @param skip parts left out: publish, latency, db-scheduler, durable
+ * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  */
 record BenchOptions(
         boolean quick,
@@ -28,7 +29,8 @@ record BenchOptions(
         int rounds,
         double seconds,
         long maxMessages,
-        Set<String> skip) {
+        Set<String> skip,
+        boolean rawVirtual) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -43,6 +45,7 @@ record BenchOptions(
         double seconds = 3.0;
         long maxMessages = 400_000;
         Set<String> skip = new LinkedHashSet<>();
+        boolean rawVirtual = false;
         List<String> words = new ArrayList<>();
         for (String arg : args) {
             if (arg != null && !arg.isBlank()) {
@@ -61,6 +64,7 @@ record BenchOptions(
                 case "--rounds" -> rounds = Integer.parseInt(value);
                 case "--seconds" -> seconds = Double.parseDouble(value);
                 case "--max-messages" -> maxMessages = Long.parseLong(value);
+                case "--raw-virtual" -> rawVirtual = true;
                 case "--skip" -> {
                     for (String part : value.split(",")) {
                         if (!PARTS.contains(part)) {
@@ -71,14 +75,15 @@ record BenchOptions(
                 }
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable");
+                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable, --raw-virtual");
             }
         }
         int r = rounds != null ? rounds : quick ? 1 : 3;
         if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0) {
             throw new IllegalArgumentException("rounds, workers and seconds must be positive");
         }
-        return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip));
+        return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
+                rawVirtual);
     }
 
     boolean runs(String part) {

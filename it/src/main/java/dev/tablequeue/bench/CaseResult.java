@@ -16,6 +16,8 @@ final class CaseResult {
     static final String TABLEQUEUE = "tablequeue";
     /** A plain JDBC loop running the dialect's SQL. */
     static final String RAW = "raw JDBC";
+    /** The raw loop on virtual threads: a diagnostic, with {@code --raw-virtual}. */
+    static final String RAW_VIRTUAL = "raw JDBC, virtual threads";
     /** The peer a Java user would pick instead. */
     static final String DB_SCHEDULER = "db-scheduler";
 

@@ -27,6 +27,7 @@ final class MarkdownReport {
         settings(md, report.settings());
         throughput(md, report);
         dbScheduler(md, report);
+        others(md, report);
         latency(md, report.latencies());
         targets(md, Targets.check(report));
         md.append("## Method\n\n");
@@ -108,6 +109,33 @@ final class MarkdownReport {
             md.append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** Contenders beyond tablequeue, raw JDBC and db-scheduler: diagnostics such as the raw loop on virtual threads. */
+    private static void others(StringBuilder md, BenchReport report) {
+        List<String> known = List.of(CaseResult.TABLEQUEUE, CaseResult.RAW, CaseResult.DB_SCHEDULER);
+        StringBuilder rows = new StringBuilder();
+        for (CaseResult c : report.cases()) {
+            for (String other : c.contenders()) {
+                if (known.contains(other) || !c.has(other)) {
+                    continue;
+                }
+                rows.append("| ").append(c.database()).append(" | ").append(c.scenario()).append(" | ")
+                        .append(c.form()).append(" | ").append(c.workers()).append(" | ").append(cell(other))
+                        .append(" | ").append(spread(c, other))
+                        .append(" | ").append(c.ratio(other, CaseResult.RAW).stream()
+                                .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                        .append(" | ").append(c.ratio(CaseResult.TABLEQUEUE, other).stream()
+                                .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                        .append(" | ").append(bytes(c, other)).append(" |\n");
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## Other contenders\n\n| database | scenario | form | workers | contender | msg/s | its / raw"
+                + " | tablequeue / it | heap B/msg |\n|---|---|---|---:|---|---:|---:|---:|---:|\n");
+        md.append(rows).append('\n');
     }
 
     private static void latency(StringBuilder md, List<LatencyResult> latencies) {

@@ -43,8 +43,15 @@ final class RawLoop {
     private final RoleBinding<Record> binding;
     private final RawStatements statements;
     private final ReentrantLock turn;
+    private final boolean virtual;
 
     RawLoop(BenchDatabase db, BenchTable table, Form form) {
+        this(db, table, form, false);
+    }
+
+    /** With {@code virtual}, the workers are virtual threads, as tablequeue's are on PostgreSQL and MariaDB. */
+    RawLoop(BenchDatabase db, BenchTable table, Form form, boolean virtual) {
+        this.virtual = virtual;
         this.pool = db.pool();
         this.dialect = db.dialect();
         this.binding = table.binding(form);
@@ -59,7 +66,8 @@ final class RawLoop {
         List<Thread> threads = new ArrayList<>();
         Stopwatch watch = Stopwatch.start();
         for (int i = 0; i < workers; i++) {
-            threads.add(Thread.ofPlatform().name("bench-raw-" + i).start(() -> {
+            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
+            threads.add(builder.name("bench-raw-" + i).start(() -> {
                 try (Connection c = pool.getConnection()) {
                     Worker w = new Worker(c, workers);
                     try {

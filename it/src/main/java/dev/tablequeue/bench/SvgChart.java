@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -128,8 +127,8 @@ final class SvgChart {
         for (int i = 0; i <= 4; i++) {
             double value = top * i / 4;
             int y = py + plotH - (int) Math.round(plotH * i / 4.0);
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#eeeeee\"/>%n",
-                    px, y, px + plotW, y));
+            svg.append(String.format(Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#eeeeee\"/>%n", px, y, px + plotW, y));
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
                     px - 6, y + 4, String.format(Locale.ROOT, "%,.0f", value)));
         }
@@ -159,7 +158,10 @@ final class SvgChart {
 
     private static int xOf(int workers, List<Integer> all, int px, int plotW) {
         int i = Math.max(0, all.indexOf(workers));
-        return all.size() == 1 ? px + plotW / 2 : px + 12 + (int) Math.round((plotW - 24) * i / (double) (all.size() - 1));
+        if (all.size() == 1) {
+            return px + plotW / 2;
+        }
+        return px + 12 + (int) Math.round((plotW - 24) * i / (double) (all.size() - 1));
     }
 
     private static int yOf(double value, double top, int py, int plotH) {
@@ -186,10 +188,5 @@ final class SvgChart {
 
     static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
-
-    /** Unused points are dropped; kept for callers that build series by hand (tests). */
-    static Optional<Point> at(Series s, int workers) {
-        return s.points().stream().filter(p -> p.workers() == workers).findFirst();
     }
 }

@@ -51,11 +51,24 @@ class ReportWritersTest {
                 + " | 0.50 | 1,500 | 1,500 | 10,000 | 2.4 |");
         assertThat(md).contains("| postgres | consume | lease | 8 | failed | 5,000 (5,000 - 5,000) | - |");
         assertThat(md).contains("| 8 | 4,000 (4,000 - 4,000) | 1,500 | 7,600 | 1.90 | - | - | - | - |");
-        assertThat(md).contains("| postgres | LISTEN/NOTIFY (publisher in another broker) | 100 | 5.00 | 9.90 | 10.00 |");
+        assertThat(md).contains(
+                "| postgres | LISTEN/NOTIFY (publisher in another broker) | 100 | 5.00 | 9.90 | 10.00 |");
         assertThat(md).contains("| synchronous_commit (bench database) | off |");
         assertThat(md).contains("| PostgreSQL row lock, 1 worker(s): tablequeue >= 0.95 x raw | 0.50 | **no** |");
         assertThat(md).contains("- a note on the method");
         assertThat(md).contains("## Failures").contains("timed out \\| after 60 s");
+    }
+
+    @Test
+    void a_diagnostic_contender_gets_a_table_of_its_own_with_its_ratio_to_raw() {
+        CaseResult c = Fixtures.rowLockCase(1, List.of(2_000.0), List.of(4_000.0));
+        c.add(CaseResult.RAW_VIRTUAL, Fixtures.at(2_500.0));
+        BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(c), List.of(), List.of());
+        assertThat(MarkdownReport.render(r)).contains("## Other contenders")
+                .contains("| postgres | consume | row lock | 1 | raw JDBC, virtual threads | 2,500 (2,500 - 2,500)"
+                        + " | 0.63 | 0.80 | 1,500 |");
+        assertThat(MarkdownReport.render(report)).doesNotContain("## Other contenders");
     }
 
     @Test
@@ -100,7 +113,8 @@ class ReportWritersTest {
         Element first = (Element) lines.item(0);
         assertThat(first.getAttribute("stroke")).isEqualTo(SvgChart.TABLEQUEUE_COLOUR);
         assertThat(first.getAttribute("points").split(" ")).hasSize(2);
-        assertThat(svg).contains("postgres - row lock").contains("sqlite - lease").contains("not served / not measured");
+        assertThat(svg).contains("postgres - row lock").contains("sqlite - lease")
+                .contains("not served / not measured");
     }
 
     @Test
