@@ -698,10 +698,106 @@ public abstract class BrokerContract {
             }
             publish(broker, b, "emails", 12);
             await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 12);
-            assertThat(most.get()).isBetween(1, 2);
+            if (form == Form.ADVISORY) {
+                // each delivery holds a connection of its own: two of the pool's three
+                assertThat(most.get()).isBetween(1, 2);
+            } else {
+                // a row lock claim holds one connection for all the rows it took
+                assertThat(most.get()).isBetween(1, 8);
+            }
             assertThat(queried).hasSize(12).containsOnly(1);
             broker.close();
         }
+    }
+
+    @Test
+    public final void a_settlement_that_fails_in_a_lease_batch_costs_only_its_own_row() {
+        if (!forms().contains(Form.LEASE)) {
+            return;
+        }
+        Jobs t = newTable();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
+        }
+        long bad = ids.get(3);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lease(t.LOCKED_UNTIL)
+                // one row's acknowledgement fails in the database (on PostgreSQL it aborts the transaction)
+                .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> {
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) id)).execute();
+                    if ((Long) id == bad) {
+                        ctx.execute("update no_such_table set x = 1");
+                    }
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.put(delivery.id(), failure);
+            }
+        });
+        CountDownLatch together = new CountDownLatch(8);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
+            // the eight outcomes arrive at the settlement at about the same time, and go into its batches
+            together.countDown();
+            together.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 7 && failures.size() == 1);
+        assertThat(failures).containsOnlyKeys(bad);
+        assertThat(failures.get(bad)).hasMessageContaining("no_such_table");
+        assertThat(dsl().fetchValue(DSL.select(t.GRP).from(t).where(t.ID.eq(bad)))).isEqualTo("emails");
+    }
+
+    @Test
+    public final void a_failed_settlement_rolls_back_the_rows_its_row_lock_claim_took_and_they_return() {
+        if (!forms().contains(Form.ROW_LOCK)) {
+            return;
+        }
+        Jobs t = newTable();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
+        }
+        long bad = ids.get(2);
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> {
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) id)).execute();
+                    if ((Long) id == bad && failOnce.getAndSet(false)) {
+                        ctx.execute("update no_such_table set x = 1");
+                    }
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.put(delivery.id(), failure);
+            }
+        });
+        Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            deliveries.merge((Long) d.id(), 1, Integer::sum);
+            return Outcome.ack();
+        });
+        broker.start();
+        // the first claim takes the four rows into one transaction; the failed acknowledgement rolls it back,
+        // the four rows return, and the next claims acknowledge them
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 4);
+        assertThat(failures).containsOnlyKeys(ids);
+        assertThat(failures.get(bad)).hasMessageContaining("no_such_table");
+        for (long id : ids) {
+            if (id != bad) {
+                assertThat(failures.get(id)).isInstanceOf(dev.tablequeue.BatchRolledBackException.class)
+                        .hasMessageContaining(t.getName()).hasMessageContaining("back in the queue");
+            }
+        }
+        assertThat(deliveries).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).isEqualTo(2));
     }
 
     // ================================================================ leases

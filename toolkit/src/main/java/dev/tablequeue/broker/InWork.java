@@ -23,6 +23,8 @@ final class InWork implements Delivery {
     final ClaimedRow row;
     final Connection connection;
     final String advisoryKey;
+    /** The row lock claim this delivery came in with, whose transaction it shares; null in other forms. */
+    final ClaimGroup group;
     volatile Instant leaseHeld;
     volatile Thread handlerThread;
     /** Set when the lock release was not confirmed, so the connection must end its session. */
@@ -33,6 +35,12 @@ final class InWork implements Delivery {
 
     InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
             Instant leaseHeld) {
+        this(subscription, row, connection, advisoryKey, leaseHeld, null);
+    }
+
+    InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
+            Instant leaseHeld, ClaimGroup group) {
+        this.group = group;
         this.subscription = subscription;
         this.row = row;
         this.connection = connection;

@@ -39,6 +39,21 @@ final class Jdbc {
         }
     }
 
+    /** Runs a statement that changes rows once per {@code binds}, as one JDBC batch; rows changed by each. */
+    static int[] updateEach(Connection c, Statement statement, java.util.List<Binds> binds, QueueDialect dialect)
+            throws SQLException {
+        if (binds.size() == 1) {
+            return new int[] {update(c, statement, binds.get(0), dialect)};
+        }
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            for (Binds b : binds) {
+                StatementBinder.bind(ps, statement, b, dialect);
+                ps.addBatch();
+            }
+            return ps.executeBatch();
+        }
+    }
+
     /** The first column of the first row, read as a boolean (true, or the number 1). */
     static boolean firstBoolean(ResultSet rs) throws SQLException {
         if (!rs.next()) {

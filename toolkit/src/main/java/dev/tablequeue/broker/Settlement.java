@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.BatchRolledBackException;
 import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.binding.Event;
@@ -10,10 +11,17 @@ import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.StatementBinder;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.BatchUpdateException;
+import java.sql.PreparedStatement;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,9 +33,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a delivery's outcome by its table's form: in the claim's transaction (row lock), on a connection
- * of its own while the row still holds the delivery's lease (lease), or on the connection that holds the
- * row's key, which it then releases (advisory).
+ * Writes deliveries' outcomes by their table's form: a row lock claim's outcomes together in the claim's
+ * transaction, which then commits; lease outcomes many at a time, in one transaction of their own, each
+ * taking effect only while its row still holds the delivery's lease; an advisory outcome on the connection
+ * that holds the row's key, which it then releases.
+ *
+ * <p>Outcomes written together send each statement once as a JDBC batch: one round trip and one commit for
+ * the lot, with the statements the dialect built and the server prepared when the subscription opened.
  */
 final class Settlement {
     private static final Logger LOG = LoggerFactory.getLogger(Settlement.class);
@@ -49,6 +61,16 @@ final class Settlement {
 
     private record Action(Kind kind, Duration delay) {}
 
+    /** A delivery whose handler (or failure policy) has answered, and the outcome to write. */
+    record Pending(InWork d, Outcome outcome) {}
+
+    /** An outcome resolved to what it writes: the service's own event, or the dialect's statements in order. */
+    private record Plan(Pending pending, Action action, Event event, Binds binds, List<Statement> run) {
+        InWork d() {
+            return pending.d();
+        }
+    }
+
     private final Subscription<?> subscription;
     private final QueueBroker broker;
     private final RoleBinding<?> binding;
@@ -66,30 +88,261 @@ final class Settlement {
         this.dialect = dialect;
     }
 
-    /** Writes {@code outcome} for {@code d}; a failure is logged and reported to the listener. */
+    /**
+     * Writes one advisory delivery's outcome on the connection that holds its key, then releases the key. A
+     * failure is logged and reported to the listener.
+     */
     void settle(InWork d, Outcome outcome) {
-        Action action = resolve(d, outcome);
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
-                throw new BrokerClosedException(d + " was released when the broker closed; its row is back in the"
-                        + " queue and the " + describe(outcome) + " was not written");
+                failed(new Pending(d, outcome), closed(d, outcome));
+                return;
             }
-            switch (binding.form()) {
-                case ROW_LOCK -> settleInClaim(d, action);
-                case LEASE -> settleLeased(d, action);
-                case ADVISORY -> settleLocked(d, action);
+            Plan plan = plan(new Pending(d, outcome));
+            try {
+                settleLocked(plan);
+                succeeded(plan);
+            } catch (Exception e) {
+                failed(plan.pending(), e);
             }
-            broker.listener.settled(d, outcome);
-            if (action.kind() == Kind.DEAD_LETTER) {
-                broker.listener.deadLettered(d, destination());
-            }
-        } catch (Exception e) {
-            LOG.warn("the {} of {} was not written: {}", describe(outcome), d, e.toString());
-            broker.listener.settlementFailed(d, outcome, e);
         } finally {
             d.lock.unlock();
         }
+    }
+
+    /**
+     * Writes the outcomes of a row lock claim's deliveries in the claim's transaction and commits it; where a
+     * statement fails the transaction rolls back, every row of the claim returns to the queue as it was, and
+     * each outcome fails: the one whose statement failed with its cause, the others with
+     * {@link BatchRolledBackException}.
+     */
+    void settleClaim(ClaimGroup group, List<Pending> outcomes) {
+        group.lock.lock();
+        try {
+            if (group.state() != ClaimGroup.State.OPEN) {
+                for (Pending p : outcomes) {
+                    failed(p, closed(p.d(), p.outcome()));
+                }
+                return;
+            }
+            List<Plan> plans = new ArrayList<>(outcomes.size());
+            for (Pending p : outcomes) {
+                p.d().state.set(InWork.State.SETTLED);
+                plans.add(plan(p));
+            }
+            Connection c = group.connection;
+            Map<Plan, Exception> lost;
+            try {
+                lost = writeAll(c, plans, false);
+                Transactions.commit(c, statements.opening());
+            } catch (SettlementFailure e) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                group.end(ClaimGroup.State.RELEASED);
+                rolledBack(plans, e.plan, e.getCause());
+                return;
+            } catch (SQLException | RuntimeException e) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                group.end(ClaimGroup.State.RELEASED);
+                rolledBack(plans, null, e);
+                return;
+            }
+            group.end(ClaimGroup.State.SETTLED);
+            report(plans, lost);
+        } finally {
+            group.lock.unlock();
+            forget(outcomes);
+        }
+    }
+
+    private void rolledBack(List<Plan> plans, Plan culprit, Throwable cause) {
+        List<Object> ids = plans.stream().map(p -> p.d().id()).toList();
+        for (Plan plan : plans) {
+            if (plans.size() == 1 || plan == culprit) {
+                failed(plan.pending(), cause);
+            } else {
+                failed(plan.pending(), new BatchRolledBackException("rows " + ids + " of table \""
+                        + binding.tableName() + "\" (queue " + subscription.queue + ") shared one claim's transaction,"
+                        + " and " + (culprit != null ? "the " + describe(culprit.pending().outcome()) + " of row "
+                        + culprit.d().id() : "a settlement") + " failed and rolled it back: every one of these rows"
+                        + " is back in the queue as it was before the claim, and this " + describe(plan.pending()
+                        .outcome()) + " was not written", cause));
+            }
+        }
+    }
+
+    /**
+     * Writes lease outcomes together in one transaction; each takes effect only while its row still holds
+     * the delivery's lease, and one whose lease ran out fails with {@link LeaseLostException} while the others
+     * are written. Where a statement fails, the transaction rolls back and each outcome is written again on
+     * its own, so one bad row costs only its own settlement.
+     */
+    void settleLeased(List<Pending> outcomes) {
+        List<InWork> locked = new ArrayList<>(outcomes.size());
+        List<Plan> plans = new ArrayList<>(outcomes.size());
+        try {
+            for (Pending p : outcomes) {
+                InWork d = p.d();
+                d.lock.lock();
+                locked.add(d);
+                if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
+                    failed(p, closed(d, p.outcome()));
+                    continue;
+                }
+                plans.add(plan(p));
+            }
+            if (plans.size() == 1) {
+                settleLeasedAlone(plans.get(0));
+            } else if (!plans.isEmpty()) {
+                settleLeasedTogether(plans);
+            }
+        } finally {
+            for (InWork d : locked) {
+                d.lock.unlock();
+            }
+            forget(outcomes);
+        }
+    }
+
+    private void settleLeasedTogether(List<Plan> plans) {
+        Map<Plan, Exception> lost;
+        try (Connection c = broker.dataSource.getConnection()) {
+            TransactionOpening opening = statements.opening().explicit() ? statements.opening()
+                    : TransactionOpening.DEFAULT;
+            Transactions.begin(c, opening);
+            try {
+                lost = writeAll(c, plans, true);
+                Transactions.commit(c, opening);
+            } catch (Exception e) {
+                Transactions.rollbackQuietly(c, opening);
+                throw e;
+            }
+        } catch (Exception e) {
+            LOG.debug("a batch of {} settlements of {} failed; writing each on its own: {}", plans.size(),
+                    subscription.queue, e.toString());
+            for (Plan plan : plans) {
+                settleLeasedAlone(plan);
+            }
+            return;
+        }
+        report(plans, lost);
+    }
+
+    /**
+     * Lease, one outcome: a connection of its own, in auto-commit where it is one statement, else (a dead letter
+     * into a table, the service's own event) in a transaction, so its statements take effect together.
+     */
+    private void settleLeasedAlone(Plan plan) {
+        try (Connection c = broker.dataSource.getConnection()) {
+            boolean tx = plan.event() != null || plan.run().size() > 1;
+            if (tx) {
+                Transactions.begin(c, TransactionOpening.DEFAULT);
+            }
+            try {
+                write(c, plan, true);
+                if (tx) {
+                    Transactions.commit(c, TransactionOpening.DEFAULT);
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (tx) {
+                    Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
+                }
+                throw e;
+            }
+            succeeded(plan);
+        } catch (Exception e) {
+            failed(plan.pending(), e);
+        }
+    }
+
+    /** Advisory: the statement commits on its own on the delivery's connection; then the key is released. */
+    private void settleLocked(Plan plan) throws SQLException {
+        InWork d = plan.d();
+        Connection c = d.connection;
+        try {
+            boolean tx = plan.event() != null || plan.run().size() > 1;
+            if (tx) {
+                c.setAutoCommit(false);
+            }
+            try {
+                write(c, plan, false);
+                if (tx) {
+                    c.commit();
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (tx) {
+                    c.rollback();
+                }
+                throw e;
+            } finally {
+                if (tx) {
+                    c.setAutoCommit(true);
+                }
+            }
+        } finally {
+            if (!unlock(c, d.advisoryKey)) {
+                d.evicted = true;
+            }
+        }
+    }
+
+    private BrokerClosedException closed(InWork d, Outcome outcome) {
+        return new BrokerClosedException(d + " was released when the broker closed; its row is back in the"
+                + " queue and the " + describe(outcome) + " was not written");
+    }
+
+    private void succeeded(Plan plan) {
+        InWork d = plan.d();
+        broker.listener.settled(d, plan.pending().outcome());
+        if (plan.action().kind() == Kind.DEAD_LETTER) {
+            broker.listener.deadLettered(d, destination());
+        }
+    }
+
+    private void failed(Pending p, Throwable e) {
+        LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+        broker.listener.settlementFailed(p.d(), p.outcome(), e);
+    }
+
+    private void report(List<Plan> plans, Map<Plan, Exception> lost) {
+        for (Plan plan : plans) {
+            Exception e = lost.get(plan);
+            if (e == null) {
+                succeeded(plan);
+            } else {
+                failed(plan.pending(), e);
+            }
+        }
+    }
+
+    private void forget(List<Pending> outcomes) {
+        for (Pending p : outcomes) {
+            subscription.inWork.remove(p.d());
+        }
+    }
+
+    private Plan plan(Pending p) {
+        InWork d = p.d();
+        Action action = resolve(d, p.outcome());
+        Binds binds = binds(d, action);
+        Event event = switch (action.kind()) {
+            case ACK -> Event.ACK;
+            case DISCARD -> Event.DISCARD;
+            case RETRY -> Event.RETRY;
+            case RETRY_AFTER -> Event.RETRY_AFTER;
+            case DEAD_LETTER -> Event.DEAD_LETTER;
+        };
+        if (binding.owns(event)) {
+            return new Plan(p, action, event, binds, List.of());
+        }
+        List<Statement> run = switch (action.kind()) {
+            case ACK -> List.of(statements.ack());
+            case DISCARD -> List.of(statements.discard());
+            case RETRY -> statements.retry().map(List::of).orElse(List.of());
+            case RETRY_AFTER -> List.of(statements.retryAfter().orElseThrow());
+            case DEAD_LETTER -> statements.deadLetterToGroup().map(List::of).orElse(statements.deadLetterToTable());
+        };
+        return new Plan(p, action, null, binds, run);
     }
 
     private Action resolve(InWork d, Outcome outcome) {
@@ -136,110 +389,103 @@ final class Settlement {
         return binds;
     }
 
-    /** Row lock: the statements run in the claim's transaction, and the settlement commits it. */
-    private void settleInClaim(InWork d, Action action) throws SQLException {
-        Connection c = d.connection;
-        try {
-            boolean wrote = write(c, d, action, false);
-            if (wrote) {
-                Transactions.commit(c, statements.opening());
-            } else {
-                Transactions.rollback(c, statements.opening());
-            }
-        } catch (SQLException | RuntimeException e) {
-            Transactions.rollbackQuietly(c, statements.opening());
-            throw e;
+    /**
+     * Runs one outcome's statements (or the service's own event). With {@code token}, a statement that
+     * changed no row means the lease was lost.
+     */
+    private void write(Connection c, Plan plan, boolean token) throws SQLException {
+        if (plan.event() != null) {
+            runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+            return;
         }
-    }
-
-    /** Lease: a connection of its own; each statement takes effect only while the row holds the token. */
-    private void settleLeased(InWork d, Action action) throws SQLException {
-        try (Connection c = broker.dataSource.getConnection()) {
-            boolean table = action.kind() == Kind.DEAD_LETTER && !statements.deadLetterToTable().isEmpty();
-            if (table) {
-                c.setAutoCommit(false);
-            }
-            try {
-                write(c, d, action, true);
-                if (table) {
-                    c.commit();
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (table) {
-                    c.rollback();
-                }
-                throw e;
-            } finally {
-                if (table) {
-                    c.setAutoCommit(true);
-                }
+        for (Statement statement : plan.run()) {
+            int changed = Jdbc.update(c, statement, plan.binds(), dialect);
+            if (token && changed == 0) {
+                throw leaseLost(plan, statement);
             }
         }
     }
 
-    /** Advisory: the statement commits on its own on the delivery's connection; then the key is released. */
-    private void settleLocked(InWork d, Action action) throws SQLException {
-        Connection c = d.connection;
-        try {
-            boolean table = action.kind() == Kind.DEAD_LETTER && !statements.deadLetterToTable().isEmpty();
-            if (table) {
-                c.setAutoCommit(false);
-            }
-            try {
-                write(c, d, action, false);
-                if (table) {
-                    c.commit();
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (table) {
-                    c.rollback();
-                }
-                throw e;
-            } finally {
-                if (table) {
-                    c.setAutoCommit(true);
-                }
-            }
-        } finally {
-            if (!unlock(c, d.advisoryKey)) {
-                d.evicted = true;
-            }
+    /** A failed statement of a batch, and the outcome whose statement it was (where the driver says). */
+    private static final class SettlementFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+        final transient Plan plan;
+
+        SettlementFailure(Plan plan, Throwable cause) {
+            super(cause);
+            this.plan = plan;
         }
     }
 
     /**
-     * Runs the statements of {@code action}; false where nothing was written (a retry the rollback or the
-     * release performs). With {@code token}, a statement that changed no row means the lease was lost.
+     * Writes many outcomes on {@code c} in its open transaction: the service's own events one by one, then
+     * the statements stage by stage (a dead letter into a table copies every row before it deletes any),
+     * each distinct statement sent once as a JDBC batch. Returns the outcomes whose lease was lost (with
+     * {@code token}); they changed nothing.
      */
-    private boolean write(Connection c, InWork d, Action action, boolean token) throws SQLException {
-        Binds binds = binds(d, action);
-        Event event = switch (action.kind()) {
-            case ACK -> Event.ACK;
-            case DISCARD -> Event.DISCARD;
-            case RETRY -> Event.RETRY;
-            case RETRY_AFTER -> Event.RETRY_AFTER;
-            case DEAD_LETTER -> Event.DEAD_LETTER;
-        };
-        if (binding.owns(event)) {
-            runOwn(c, d, event, binds, action);
-            return true;
+    private Map<Plan, Exception> writeAll(Connection c, List<Plan> plans, boolean token)
+            throws SQLException, SettlementFailure {
+        Map<Plan, Exception> lost = new IdentityHashMap<>();
+        int stages = 0;
+        for (Plan plan : plans) {
+            if (plan.event() != null) {
+                try {
+                    runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+                } catch (RuntimeException e) {
+                    throw new SettlementFailure(plan, e);
+                }
+            }
+            stages = Math.max(stages, plan.run().size());
         }
-        List<Statement> run = switch (action.kind()) {
-            case ACK -> List.of(statements.ack());
-            case DISCARD -> List.of(statements.discard());
-            case RETRY -> statements.retry().map(List::of).orElse(List.of());
-            case RETRY_AFTER -> List.of(statements.retryAfter().orElseThrow());
-            case DEAD_LETTER -> statements.deadLetterToGroup().map(List::of).orElse(statements.deadLetterToTable());
-        };
-        for (Statement statement : run) {
-            int changed = Jdbc.update(c, statement, binds, dialect);
-            if (token && changed == 0) {
-                throw new LeaseLostException("the lease of row " + d.id() + " of table \"" + binding.tableName()
-                        + "\" (queue " + subscription.queue + ") ran out before its " + statement.purpose()
-                        + "; another claim may hold the row, and nothing was changed");
+        for (int stage = 0; stage < stages; stage++) {
+            Map<Statement, List<Plan>> byStatement = new LinkedHashMap<>();
+            for (Plan plan : plans) {
+                if (plan.run().size() > stage && !lost.containsKey(plan)) {
+                    byStatement.computeIfAbsent(plan.run().get(stage), s -> new ArrayList<>()).add(plan);
+                }
+            }
+            for (Map.Entry<Statement, List<Plan>> e : byStatement.entrySet()) {
+                Statement statement = e.getKey();
+                List<Plan> batch = e.getValue();
+                int[] changed = execute(c, statement, batch);
+                for (int i = 0; i < batch.size(); i++) {
+                    if (token && changed[i] == 0) {
+                        lost.put(batch.get(i), leaseLost(batch.get(i), statement));
+                    }
+                }
             }
         }
-        return !run.isEmpty();
+        return lost;
+    }
+
+    /** Runs {@code statement} once per plan, as one JDBC batch where there are several; rows changed by each. */
+    private int[] execute(Connection c, Statement statement, List<Plan> batch) throws SQLException, SettlementFailure {
+        if (batch.size() == 1) {
+            try {
+                return new int[] {Jdbc.update(c, statement, batch.get(0).binds(), dialect)};
+            } catch (SQLException e) {
+                throw new SettlementFailure(batch.get(0), e);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            for (Plan plan : batch) {
+                StatementBinder.bind(ps, statement, plan.binds(), dialect);
+                ps.addBatch();
+            }
+            try {
+                return ps.executeBatch();
+            } catch (BatchUpdateException e) {
+                int[] done = e.getUpdateCounts();
+                Plan culprit = done != null && done.length < batch.size() ? batch.get(done.length) : null;
+                throw new SettlementFailure(culprit, e);
+            }
+        }
+    }
+
+    private LeaseLostException leaseLost(Plan plan, Statement statement) {
+        return new LeaseLostException("the lease of row " + plan.d().id() + " of table \"" + binding.tableName()
+                + "\" (queue " + subscription.queue + ") ran out before its " + statement.purpose()
+                + "; another claim may hold the row, and nothing was changed");
     }
 
     private void runOwn(Connection c, InWork d, Event event, Binds binds, Action action) {
@@ -322,6 +568,9 @@ final class Settlement {
         if (binding.form() == dev.tablequeue.binding.Form.LEASE) {
             return Release.KEPT;
         }
+        if (d.group != null) {
+            return releaseGroup(d.group);
+        }
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
@@ -338,6 +587,20 @@ final class Settlement {
             return Release.CONNECTION_CLOSED;
         } finally {
             d.lock.unlock();
+        }
+    }
+
+    /** Rolls a row lock claim's transaction back, unless its settlement has begun; its rows return at once. */
+    private Release releaseGroup(ClaimGroup group) {
+        group.lock.lock();
+        try {
+            if (group.state() == ClaimGroup.State.OPEN) {
+                Transactions.rollbackQuietly(group.connection, statements.opening());
+                group.end(ClaimGroup.State.RELEASED);
+            }
+            return Release.KEPT;
+        } finally {
+            group.lock.unlock();
         }
     }
 

@@ -8,6 +8,7 @@ import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -30,14 +31,23 @@ import org.slf4j.LoggerFactory;
 /**
  * One mounted handler at run time: its statements, its workers and the deliveries they hold.
  *
- * <p>Each worker keeps one claim in flight: it claims a row, hands it to the handler and settles it, then
- * claims again, and waits the poll interval (or a wake-up) only after a claim that found nothing. So
- * {@code workers(n)} claims in parallel, except where the dialect forbids parallel claims (SQLite), where
- * the workers take turns claiming. Every connection a worker holds past a statement counts against the
- * broker's {@link ConnectionBudget}.
+ * <p>Row lock and lease: one claim thread takes rows for every free worker in one statement (one row at a
+ * time where a FIFO group or the service's own claim needs it), starts each row's handler on a virtual
+ * thread, and claims again as soon as a handler returns, while a {@link Settler} writes the outcomes many
+ * at a time. The rows of one row lock claim share its transaction and commit together when the last of them
+ * settles. A claim that found nothing waits the poll interval (or a wake-up).
+ *
+ * <p>Advisory: each worker keeps one claim in flight on a platform thread: it locks a key on a connection
+ * of its own, runs the handler on a virtual thread, settles and releases the key, where the dialect forbids
+ * parallel claims (SQLite) taking turns with the others to claim.
+ *
+ * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
 final class Subscription<T> {
     private static final Logger LOG = LoggerFactory.getLogger(Subscription.class);
+
+    /** The threads that write a subscription's outcomes at once. */
+    private static final int SETTLERS = 2;
 
     final QueueBroker broker;
     final Mount<T> mount;
@@ -52,6 +62,9 @@ final class Subscription<T> {
     private final long pollNanos;
     private final ReentrantLock claimTurn = new ReentrantLock(true);
     private final List<Thread> workers = new ArrayList<>();
+    private final boolean batched;
+    private Slots slots;
+    private Settler settler;
     private Statements statements;
     private RowReader reader;
     private Settlement settlement;
@@ -68,6 +81,7 @@ final class Subscription<T> {
         this.dialect = broker.dialect;
         this.lease = mount.lease != null ? Leases.whole(mount.lease, "the lease of " + queue) : broker.lease;
         this.pollNanos = (mount.pollInterval != null ? mount.pollInterval : broker.pollInterval).toNanos();
+        this.batched = binding.form() != Form.ADVISORY;
     }
 
     // ------------------------------------------------------------------ opening
@@ -103,13 +117,21 @@ final class Subscription<T> {
 
     void start() {
         running = true;
-        boolean nativeDriver = dialect.advisoryKeysInProcess();
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
-        ThreadFactory threads = nativeDriver ? Threads.platform(name) : Threads.virtual(name);
-        for (int i = 0; i < mount.workers; i++) {
-            Thread t = threads.newThread(this::work);
-            workers.add(t);
-            t.start();
+        if (batched) {
+            slots = new Slots(mount.workers);
+            settler = new Settler(settlement, slots, name + "-settle", SETTLERS);
+            settler.start();
+            Thread claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
+            workers.add(claims);
+            claims.start();
+        } else {
+            ThreadFactory threads = Threads.platform(name);
+            for (int i = 0; i < mount.workers; i++) {
+                Thread t = threads.newThread(this::work);
+                workers.add(t);
+                t.start();
+            }
         }
         if (binding.form() == Form.LEASE) {
             keeper = Executors.newSingleThreadScheduledExecutor(Threads.platform(name + "-lease"));
@@ -121,8 +143,8 @@ final class Subscription<T> {
     void stop() {
         running = false;
         wakeup.wake();
-        if (keeper != null) {
-            keeper.shutdownNow();
+        if (slots != null) {
+            slots.wake();
         }
     }
 
@@ -131,15 +153,23 @@ final class Subscription<T> {
 
     /** Waits for the workers until {@code deadline}, then releases what the deliveries still in work hold. */
     Drain drain(long deadline) {
-        for (Thread t : workers) {
-            long left = deadline - System.nanoTime();
-            try {
+        try {
+            for (Thread t : workers) {
+                long left = deadline - System.nanoTime();
                 if (left > 0) {
                     t.join(Duration.ofNanos(left));
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+            }
+            if (batched) {
+                // the handlers in work finish and their outcomes are written, up to the deadline
+                slots.awaitAllSettled(deadline);
+                settler.stop(deadline);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (keeper != null) {
+                keeper.shutdownNow();
             }
         }
         int released = 0;
@@ -156,22 +186,153 @@ final class Subscription<T> {
         return new Drain(released, closed, abandoned);
     }
 
+    /** Row lock and lease: claims rows for the free workers until the subscription stops. */
+    private void claimLoop() {
+        long backoff = 0;
+        while (running) {
+            int free;
+            try {
+                free = slots.take(mount.workers, pollNanos);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (free == 0) {
+                continue;
+            }
+            long seen = wakeup.sequence();
+            int claimed = 0;
+            try {
+                claimed = binding.form() == Form.ROW_LOCK ? claimRowLock(free) : claimLease(free);
+                backoff = 0;
+            } catch (InterruptedException e) {
+                return;
+            } catch (Throwable e) {
+                // a claim that fails (the table dropped, the server restarting) never ends the loop
+                if (!running) {
+                    return;
+                }
+                backoff = Math.min(Math.max(100, backoff * 2), 30_000);
+                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, e.toString());
+                broker.listener.claimFailed(queue, e);
+                try {
+                    wakeup.await(wakeup.sequence(), TimeUnit.MILLISECONDS.toNanos(backoff));
+                } catch (InterruptedException stop) {
+                    return;
+                }
+                continue;
+            } finally {
+                slots.giveBack(free - claimed);
+            }
+            if (claimed == 0 && running) {
+                try {
+                    wakeup.await(seen, pollNanos);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** How many rows one claim may take for {@code free} workers: one where order or the service's claim needs it. */
+    private int claimLimit(int free) {
+        return binding.fifo() || binding.owns(Event.CLAIM) ? 1 : free;
+    }
+
+    /**
+     * Row lock: claims rows in a transaction that stays open while their handlers run; the group's settlement
+     * commits it. Returns how many rows went into work.
+     */
+    private int claimRowLock(int free) throws Exception {
+        if (!broker.budget.acquire(pollMillis())) {
+            return 0;
+        }
+        Connection c = null;
+        boolean handedOver = false;
+        try {
+            c = broker.dataSource.getConnection();
+            Transactions.begin(c, statements.opening());
+            List<ClaimedRow> rows;
+            try {
+                rows = claim(c, broker.clock.instant(), null, claimLimit(free));
+            } catch (Exception e) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                throw e;
+            }
+            if (rows.isEmpty()) {
+                Transactions.rollbackQuietly(c, statements.opening());
+                return 0;
+            }
+            ClaimGroup group = new ClaimGroup(c, rows.size(), broker.budget::release);
+            handedOver = true;
+            for (ClaimedRow row : rows) {
+                dispatch(new InWork(this, row, c, null, null, group));
+            }
+            return rows.size();
+        } finally {
+            if (!handedOver) {
+                if (c != null) {
+                    c.close();
+                }
+                broker.budget.release();
+            }
+        }
+    }
+
+    /** Lease: claims rows, stamps them and commits at once; their handlers run with no connection held. */
+    private int claimLease(int free) throws Exception {
+        if (!broker.budget.acquire(pollMillis())) {
+            return 0;
+        }
+        List<ClaimedRow> rows;
+        Instant until;
+        try (Connection c = broker.dataSource.getConnection()) {
+            Instant now = broker.clock.instant();
+            until = Leases.expiry(now, lease);
+            boolean oneStatement = statements.guard().isEmpty() && statements.stamp().isEmpty()
+                    && !binding.owns(Event.CLAIM) && statements.opening().equals(TransactionOpening.DEFAULT);
+            if (oneStatement) {
+                // the claim leases its rows in one statement: auto-commit makes it atomic without a transaction
+                rows = claim(c, now, until, claimLimit(free));
+            } else {
+                Transactions.begin(c, statements.opening());
+                try {
+                    rows = claim(c, now, until, claimLimit(free));
+                    // an own claim was stamped before its fetch; the dialect's claim is stamped here where it
+                    // does not stamp itself
+                    if (!rows.isEmpty() && statements.stamp().isPresent() && !binding.owns(Event.CLAIM)) {
+                        List<Binds> stamps = new ArrayList<>(rows.size());
+                        for (ClaimedRow row : rows) {
+                            stamps.add(new Binds().ids(List.of(row.id())).leaseUntil(until));
+                        }
+                        Jdbc.updateEach(c, statements.stamp().get(), stamps, dialect);
+                    }
+                    Transactions.commit(c, statements.opening());
+                } catch (Exception e) {
+                    Transactions.rollbackQuietly(c, statements.opening());
+                    throw e;
+                }
+            }
+        } finally {
+            broker.budget.release();
+        }
+        for (ClaimedRow row : rows) {
+            dispatch(new InWork(this, row, null, null, until));
+        }
+        return rows.size();
+    }
+
+    /** Advisory: one worker's loop, on a platform thread. */
     private void work() {
         long backoff = 0;
         while (running) {
             long seen = wakeup.sequence();
             boolean delivered;
             try {
-                delivered = switch (binding.form()) {
-                    case ROW_LOCK -> rowLockOnce();
-                    case LEASE -> leaseOnce();
-                    case ADVISORY -> advisoryOnce();
-                };
+                delivered = advisoryOnce();
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
             } catch (Throwable e) {
-                // a claim that fails (the table dropped, the server restarting) never ends the loop
                 if (!running) {
                     return;
                 }
@@ -197,65 +358,6 @@ final class Subscription<T> {
 
     private long pollMillis() {
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(pollNanos));
-    }
-
-    /** Row lock: claim one row in a transaction that stays open while the handler runs; the settlement commits it. */
-    private boolean rowLockOnce() throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
-            return false;
-        }
-        try (Connection c = broker.dataSource.getConnection()) {
-            Transactions.begin(c, statements.opening());
-            List<ClaimedRow> rows;
-            try {
-                rows = claim(c, broker.clock.instant(), null);
-            } catch (Exception e) {
-                Transactions.rollbackQuietly(c, statements.opening());
-                throw e;
-            }
-            if (rows.isEmpty()) {
-                Transactions.rollbackQuietly(c, statements.opening());
-                return false;
-            }
-            deliver(new InWork(this, rows.get(0), c, null, null));
-            return true;
-        } finally {
-            broker.budget.release();
-        }
-    }
-
-    /** Lease: claim, stamp and commit at once; the handler runs with no connection held. */
-    private boolean leaseOnce() throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
-            return false;
-        }
-        List<ClaimedRow> rows;
-        Instant until;
-        try (Connection c = broker.dataSource.getConnection()) {
-            Instant now = broker.clock.instant();
-            until = Leases.expiry(now, lease);
-            Transactions.begin(c, statements.opening());
-            try {
-                rows = claim(c, now, until);
-                // an own claim was stamped before its fetch; the dialect's claim is stamped here where it
-                // does not stamp itself
-                if (!rows.isEmpty() && statements.stamp().isPresent() && !binding.owns(Event.CLAIM)) {
-                    Binds binds = new Binds().ids(List.of(rows.get(0).id())).leaseUntil(until);
-                    Jdbc.update(c, statements.stamp().get(), binds, dialect);
-                }
-                Transactions.commit(c, statements.opening());
-            } catch (Exception e) {
-                Transactions.rollbackQuietly(c, statements.opening());
-                throw e;
-            }
-        } finally {
-            broker.budget.release();
-        }
-        if (rows.isEmpty()) {
-            return false;
-        }
-        deliver(new InWork(this, rows.get(0), null, null, until));
-        return true;
     }
 
     /**
@@ -330,9 +432,9 @@ final class Subscription<T> {
         return fetch(c, id);
     }
 
-    /** Runs the FIFO guard (where there is one) and the claim of one row, in the open transaction. */
-    private List<ClaimedRow> claim(Connection c, Instant now, Instant until) throws Exception {
-        Binds binds = new Binds().group(queue.group()).now(now).limit(1).leaseUntil(until);
+    /** Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open transaction. */
+    private List<ClaimedRow> claim(Connection c, Instant now, Instant until, int limit) throws Exception {
+        Binds binds = new Binds().group(queue.group()).now(now).limit(limit).leaseUntil(until);
         return turn(() -> {
             if (statements.guard().isPresent()) {
                 var guard = statements.guard().get();
@@ -409,6 +511,7 @@ final class Subscription<T> {
 
     // ------------------------------------------------------------------ delivering
 
+    /** Advisory: runs the handler and settles on this worker's thread. */
     private void deliver(InWork d) {
         inWork.add(d);
         try {
@@ -417,6 +520,27 @@ final class Subscription<T> {
         } finally {
             inWork.remove(d);
         }
+    }
+
+    /**
+     * Row lock and lease: runs the handler on a virtual thread of its own; its worker is free when it
+     * returns, and the settler writes its outcome (a row lock claim's outcomes once the last is in).
+     */
+    private void dispatch(InWork d) {
+        inWork.add(d);
+        Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
+            Outcome outcome = outcome(d);
+            slots.handled();
+            Settlement.Pending pending = new Settlement.Pending(d, outcome);
+            if (d.group == null) {
+                settler.submit(pending);
+                return;
+            }
+            List<Settlement.Pending> all = d.group.add(pending);
+            if (all != null) {
+                settler.submit(d.group, all);
+            }
+        });
     }
 
     /** What the handler answers, or the failure policy where the row did not decode or the handler threw. */
