@@ -7,8 +7,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The room a subscription's claims have: a worker is taken from the claim until its handler returns, and a
  * row counts as unsettled from the claim until its outcome is written. A claim asks for every free worker at
- * once; it waits while all workers are busy, or while the outcomes not yet written reach {@code 2 x workers}
- * (so a settlement that falls behind holds the claims back instead of piling rows up).
+ * once; it waits while all workers are busy, or while the outcomes not yet written reach
+ * {@link #unsettledLimit(int)} (so a settlement that falls behind holds the claims back instead of piling
+ * rows up).
  *
  * <p>Claims overlap settlements: a worker is free again the moment its handler returns, so the next claim
  * runs while the last outcome is being written.
@@ -23,7 +24,15 @@ final class Slots {
 
     Slots(int workers) {
         this.workers = workers;
-        this.unsettledLimit = 2 * workers;
+        this.unsettledLimit = unsettledLimit(workers);
+    }
+
+    /**
+     * The most rows claimed and not yet settled: twice the workers, and at least four more than the workers,
+     * so a single worker's next claims run while the settlements of the last ones are still committing.
+     */
+    static int unsettledLimit(int workers) {
+        return workers + Math.max(workers, 4);
     }
 
     /**
