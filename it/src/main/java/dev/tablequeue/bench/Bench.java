@@ -234,8 +234,8 @@ public final class Bench {
         method.add("Heap bytes per message: the JVM's total allocated bytes"
                 + " (com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes) over the timed window divided"
                 + " by the messages, median of the rounds; it includes the driver, the pool and every other"
-                + " thread of the JVM (tablequeue's workers are virtual threads, which the per-thread counter"
-                + " does not report).");
+                + " thread of the JVM (tablequeue's handlers run on virtual threads, which the per-thread"
+                + " counter does not report).");
         method.add("db-scheduler " + DbSchedulerVersion.get() + ": no-op one-time tasks scheduled in batches"
                 + " before the run, the scheduler started with threads(n), pollingInterval 50 ms and"
                 + " pollUsingLockAndFetch(0.5, 1.0), on the same bench database and pool; timed from"

@@ -49,7 +49,7 @@ final class RawLoop {
         this(db, table, form, false);
     }
 
-    /** With {@code virtual}, the workers are virtual threads, as tablequeue's are on PostgreSQL and MariaDB. */
+    /** With {@code virtual}, the workers are virtual threads (a diagnostic of what blocking JDBC costs on them). */
     RawLoop(BenchDatabase db, BenchTable table, Form form, boolean virtual) {
         this.virtual = virtual;
         this.pool = db.pool();
