@@ -84,6 +84,9 @@ public final class Bench {
             }
             List<Rounds.Entry> entries = new ArrayList<>();
             for (Form form : engine.forms()) {
+                if (!options.forms().contains(form)) {
+                    continue;
+                }
                 for (int workers : options.workers()) {
                     entries.add(consume(db, Scenarios.CONSUME, form, workers));
                 }
@@ -104,6 +107,9 @@ public final class Bench {
             }
             if (durable != null) {
                 for (Form form : engine.forms()) {
+                    if (!options.forms().contains(form)) {
+                        continue;
+                    }
                     entries.add(consume(durable, Scenarios.CONSUME_DURABLE, form, options.workers().getLast()));
                 }
             }
@@ -243,8 +249,7 @@ public final class Bench {
         method.add("Publishing: '" + Scenarios.PUBLISH_ONE + "' is tablequeue's publish(binding, message) against"
                 + " the dialect's insert in auto-commit on a cached statement; '" + Scenarios.PUBLISH_BATCH
                 + "' is raw addBatch/executeBatch with one commit per batch against tablequeue's"
-                + " publish(ctx, binding, message) 100 times inside one jOOQ transaction (the runtime has no batch"
-                + " publish).");
+                + " publishAll(binding, messages) with 100 messages (one JDBC batch, one commit).");
         method.add("PostgreSQL's main figures run on " + DATABASE + " (ALTER DATABASE .. SET synchronous_commit ="
                 + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
                 + DURABLE_DATABASE + " with the server's default. MariaDB's and SQLite's durability settings"

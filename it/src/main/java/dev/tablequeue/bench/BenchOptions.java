@@ -1,5 +1,6 @@
 package dev.tablequeue.bench;
 
+import dev.tablequeue.binding.Form;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +21,7 @@ import java.util.Set;
  * @param maxMessages the most messages one run may be sized to
  * @param skip parts left out: publish, latency, db-scheduler, durable
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
+ * @param forms the claim forms of the consumption cases (each database runs those it takes)
  */
 record BenchOptions(
         boolean quick,
@@ -30,7 +32,8 @@ record BenchOptions(
         double seconds,
         long maxMessages,
         Set<String> skip,
-        boolean rawVirtual) {
+        boolean rawVirtual,
+        Set<Form> forms) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -46,6 +49,7 @@ record BenchOptions(
         long maxMessages = 400_000;
         Set<String> skip = new LinkedHashSet<>();
         boolean rawVirtual = false;
+        Set<Form> forms = Set.of(Form.values());
         List<String> words = new ArrayList<>();
         for (String arg : args) {
             if (arg != null && !arg.isBlank()) {
@@ -65,6 +69,9 @@ record BenchOptions(
                 case "--seconds" -> seconds = Double.parseDouble(value);
                 case "--max-messages" -> maxMessages = Long.parseLong(value);
                 case "--raw-virtual" -> rawVirtual = true;
+                case "--forms" -> forms = Arrays.stream(value.split(","))
+                        .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
+                        .collect(java.util.stream.Collectors.toUnmodifiableSet());
                 case "--skip" -> {
                     for (String part : value.split(",")) {
                         if (!PARTS.contains(part)) {
@@ -75,7 +82,8 @@ record BenchOptions(
                 }
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable, --raw-virtual");
+                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable, --raw-virtual,"
+                        + " --forms=row-lock,lease,advisory");
             }
         }
         int r = rounds != null ? rounds : quick ? 1 : 3;
@@ -83,7 +91,7 @@ record BenchOptions(
             throw new IllegalArgumentException("rounds, workers and seconds must be positive");
         }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
-                rawVirtual);
+                rawVirtual, forms);
     }
 
     boolean runs(String part) {

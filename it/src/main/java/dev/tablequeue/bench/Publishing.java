@@ -13,9 +13,7 @@ import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jooq.DSLContext;
 import org.jooq.Record;
-import org.jooq.impl.DSL;
 
 /**
  * Writing messages into a bench table, by tablequeue's publisher and by raw JDBC running the same insert,
@@ -23,9 +21,9 @@ import org.jooq.impl.DSL;
  *
  * <p>One per commit: tablequeue's {@code publish(binding, message)} (a pooled connection, the insert, an
  * auto-commit) against a raw loop with one connection per thread and a cached prepared insert in
- * auto-commit. In batches: the runtime has no batch publish yet, so tablequeue publishes each batch's
- * messages one by one inside one caller transaction ({@code publish(ctx, binding, message)} in a jOOQ
- * transaction), against raw JDBC sending the batch with {@code addBatch}/{@code executeBatch} and one commit.
+ * auto-commit. In batches: tablequeue's {@code publishAll(binding, messages)} (a pooled connection, the
+ * insert sent once as a JDBC batch, one commit) against raw JDBC sending the batch with
+ * {@code addBatch}/{@code executeBatch} and one commit on its own connection.
  */
 final class Publishing {
     private Publishing() {}
@@ -74,7 +72,6 @@ final class Publishing {
         QueueBroker broker = QueueBroker.builder(db.pool()).build();
         try {
             Publisher publisher = broker.publisher();
-            DSLContext dsl = DSL.using(db.pool(), db.dialect().sqlDialect());
             return spread(threads, messages, batch, (count, size) -> {
                 if (size == 1) {
                     for (long i = 0; i < count; i++) {
@@ -83,12 +80,12 @@ final class Publishing {
                     return;
                 }
                 for (long done = 0; done < count; done += size) {
-                    long n = Math.min(size, count - done);
-                    dsl.transaction(tx -> {
-                        for (long i = 0; i < n; i++) {
-                            publisher.publish(tx.dsl(), binding, Message.of(BenchTable.GROUP, BenchDatabase.PAYLOAD));
-                        }
-                    });
+                    int n = (int) Math.min(size, count - done);
+                    List<Message> batchOf = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        batchOf.add(Message.of(BenchTable.GROUP, BenchDatabase.PAYLOAD));
+                    }
+                    publisher.publishAll(binding, batchOf);
                 }
             });
         } finally {

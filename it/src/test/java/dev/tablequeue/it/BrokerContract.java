@@ -517,6 +517,45 @@ public abstract class BrokerContract {
     }
 
     @Test
+    public final void publish_all_writes_its_messages_together_or_none_of_them() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        QueueBroker broker = broker();
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        broker.start();
+        List<Message> five = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            five.add(Message.of("emails", new Job(i, "batch")));
+        }
+        broker.publisher().publishAll(b, five);
+
+        // in the caller's transaction: rolled back with it
+        try {
+            dsl().transaction(tx -> {
+                broker.publisher().publishAll(tx.dsl(), b, List.of(Message.of("emails", new Job(10, "rolled back")),
+                        Message.of("emails", new Job(11, "rolled back"))));
+                throw new IllegalStateException("the order failed");
+            });
+        } catch (IllegalStateException expected) {
+            // the transaction rolled back
+        }
+        // a message the table cannot keep fails the whole batch, before any row is written
+        assertThatThrownBy(() -> broker.publisher().publishAll(b, List.of(Message.of("emails", new Job(20, "fine")),
+                Message.of("emails", new Job(21, "unwritable"))
+                        .set(DSL.field(DSL.name("no_such_column"), Integer.class), 1))))
+                .isInstanceOf(dev.tablequeue.TableQueueException.class)
+                .hasMessageContaining(t.getName());
+
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 5);
+        assertThat(handled).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+        assertThat(count(t, "1 = 1")).isEqualTo(5);
+    }
+
+    @Test
     public final void a_publish_wakes_its_subscription_before_the_poll_interval() {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, preferredForm());

@@ -82,6 +82,76 @@ public final class Publisher {
         broker.wake(binding, group(binding, message));
     }
 
+    /**
+     * Publishes {@code messages} into {@code binding}'s table together, on a connection of its own: the
+     * insert is sent once as a JDBC batch and the rows commit together, or (a failure) none of them does.
+     */
+    public void publishAll(RoleBinding<?> binding, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
+        try (Connection c = broker.dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                writeAll(c, binding, messages);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new TableQueueException("publish of " + messages.size() + " message(s) into \""
+                    + binding.tableName() + "\" failed, and none was written: " + e.getMessage(), e);
+        }
+        wakeAll(binding, messages);
+    }
+
+    /**
+     * Publishes {@code messages} into {@code binding}'s table inside the caller's transaction, the insert sent
+     * once as a JDBC batch: they commit (or roll back) with the caller's work.
+     */
+    public void publishAll(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
+        ctx.connection(c -> writeAll(c, binding, messages));
+        wakeAll(binding, messages);
+    }
+
+    /** Writes every message with the binding's insert (one JDBC batch) and one notification per group. */
+    private void writeAll(Connection c, RoleBinding<?> binding, List<Message> messages) throws SQLException {
+        Statement insert = broker.insert(binding);
+        List<Binds> rows = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            rows.add(new Binds().values(values(binding, message)));
+        }
+        Jdbc.updateEach(c, insert, rows, broker.dialect);
+        if (broker.listenNotify) {
+            for (String group : groups(binding, messages)) {
+                notify(c, binding, group);
+            }
+        }
+    }
+
+    private void wakeAll(RoleBinding<?> binding, List<Message> messages) {
+        for (String group : groups(binding, messages)) {
+            broker.wake(binding, group);
+        }
+    }
+
+    /** The distinct groups {@code messages} go to (null where the table has no groups). */
+    private static Set<String> groups(RoleBinding<?> binding, List<Message> messages) {
+        Set<String> groups = new java.util.LinkedHashSet<>();
+        for (Message message : messages) {
+            groups.add(group(binding, message));
+        }
+        return groups;
+    }
+
     /** The binding a name's route leads to: an exact name first, else the longest matching prefix. */
     QueueBroker.Route route(String name) {
         QueueBroker.Route exact = routes.get(name);
@@ -126,16 +196,20 @@ public final class Publisher {
             Jdbc.update(c, insert, new Binds().values(values(binding, message)), broker.dialect);
         }
         if (broker.listenNotify) {
-            broker.dialect.notify(binding.tableName()).ifPresent(notify -> {
-                try {
-                    String group = group(binding, message);
-                    Jdbc.query(c, notify, new Binds().group(group == null ? "" : group), broker.dialect, rs -> null);
-                } catch (SQLException e) {
-                    LOG.warn("the notification of a publish into \"{}\" failed; the poll will find the row: {}",
-                            binding.tableName(), e.toString());
-                }
-            });
+            notify(c, binding, group(binding, message));
         }
+    }
+
+    /** Notifies the listeners of {@code binding}'s table (PostgreSQL); a failure leaves the row to the poll. */
+    private void notify(Connection c, RoleBinding<?> binding, String group) {
+        broker.dialect.notify(binding.tableName()).ifPresent(notify -> {
+            try {
+                Jdbc.query(c, notify, new Binds().group(group == null ? "" : group), broker.dialect, rs -> null);
+            } catch (SQLException e) {
+                LOG.warn("the notification of a publish into \"{}\" failed; the poll will find the row: {}",
+                        binding.tableName(), e.toString());
+            }
+        });
     }
 
     /** The values of the binding's insert columns for {@code message}, in order. */
