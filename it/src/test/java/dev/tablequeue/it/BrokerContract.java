@@ -755,10 +755,7 @@ public abstract class BrokerContract {
             return;
         }
         Jobs t = newTable();
-        List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
-        }
+        List<Long> ids = insertJobs(t, 8);
         long bad = ids.get(3);
         RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
                 .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lease(t.LOCKED_UNTIL)
@@ -771,12 +768,7 @@ public abstract class BrokerContract {
                 })
                 .build();
         Map<Object, Throwable> failures = new ConcurrentHashMap<>();
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
-                failures.put(delivery.id(), failure);
-            }
-        });
+        QueueBroker broker = broker(settlementFailuresInto(failures));
         CountDownLatch together = new CountDownLatch(8);
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
             // the eight outcomes arrive at the settlement at about the same time, and go into its batches
@@ -797,10 +789,7 @@ public abstract class BrokerContract {
             return;
         }
         Jobs t = newTable();
-        List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
-        }
+        List<Long> ids = insertJobs(t, 4);
         long bad = ids.get(2);
         java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
         RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
@@ -813,12 +802,7 @@ public abstract class BrokerContract {
                 })
                 .build();
         Map<Object, Throwable> failures = new ConcurrentHashMap<>();
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
-                failures.put(delivery.id(), failure);
-            }
-        });
+        QueueBroker broker = broker(settlementFailuresInto(failures));
         Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
             deliveries.merge((Long) d.id(), 1, Integer::sum);
@@ -1207,6 +1191,25 @@ public abstract class BrokerContract {
 
     protected long count(Jobs t, String condition) {
         return dsl().fetchCount(t, DSL.condition(condition));
+    }
+
+    /** Inserts {@code n} jobs of the "emails" group with payloads as the publisher writes them; their ids in order. */
+    private List<Long> insertJobs(Jobs t, int n) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
+        }
+        return ids;
+    }
+
+    /** A listener that keeps each failed settlement's failure by delivery id. */
+    private static BrokerListener settlementFailuresInto(Map<Object, Throwable> failures) {
+        return new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.put(delivery.id(), failure);
+            }
+        };
     }
 
     private long insertRaw(Jobs t, String group, byte[] payload) {
