@@ -62,7 +62,6 @@ public final class QueueBroker {
     final QueueDialect dialect;
     final ConnectionBudget budget;
     final DSLContext db;
-    /** Platform threads for advisory settlements where the process keeps the keys (SQLite); null elsewhere. */
     final ExecutorService sqliteThreads;
 
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();

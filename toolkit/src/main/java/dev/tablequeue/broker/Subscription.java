@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,9 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; for each, until
  * the free workers are filled, the claim thread locks the key on a connection of its own and takes the row.
- * That connection holds the key while the handler runs, then writes the outcome and releases the key: on
- * the handler's virtual thread, or on a platform thread where the process keeps the keys (SQLite, whose
- * driver blocks its carrier in native code).
+ * That connection holds the key while the handler runs; then one of the subscription's settle threads
+ * (platform threads: SQLite's driver blocks its carrier in native code) writes the outcome and releases the
+ * key on it. These outcomes are not batched: each is written on the connection that holds its key.
  *
  * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
@@ -68,6 +69,8 @@ final class Subscription<T> {
     private Thread claims;
     private Slots slots;
     private Settler settler;
+    /** Advisory: the settle threads, each writing one outcome at a time on its delivery's connection. */
+    private ExecutorService advisorySettlers;
     private Statements statements;
     private RowReader reader;
     private Settlement settlement;
@@ -123,7 +126,9 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         slots = new Slots(mount.workers);
-        if (binding.form() != Form.ADVISORY) {
+        if (binding.form() == Form.ADVISORY) {
+            advisorySettlers = Executors.newFixedThreadPool(SETTLERS, Threads.platform(name + "-settle"));
+        } else {
             settler = new Settler(settlement, slots, name + "-settle", SETTLERS);
             settler.start();
         }
@@ -167,6 +172,10 @@ final class Subscription<T> {
         } finally {
             if (keeper != null) {
                 keeper.shutdownNow();
+            }
+            if (advisorySettlers != null) {
+                // what is queued is still written; an outcome that arrives later is written by its handler's thread
+                advisorySettlers.shutdown();
             }
         }
         int released = 0;
@@ -501,8 +510,8 @@ final class Subscription<T> {
 
     /**
      * Runs the handler on a virtual thread of its own; its worker is free when it returns. The settler writes
-     * a row lock or lease outcome (a row lock claim's outcomes once the last is in); an advisory outcome is
-     * written on the delivery's own connection, see {@link #settleAdvisory}.
+     * a row lock or lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an
+     * advisory outcome on the delivery's own connection.
      */
     private void dispatch(InWork d) {
         inWork.add(d);
@@ -525,24 +534,22 @@ final class Subscription<T> {
     }
 
     /**
-     * Advisory: writes the outcome and releases the key on the delivery's connection, then returns the
-     * connection and its budget permit. It runs on the handler's virtual thread, or on a platform thread
-     * where the process keeps the keys (SQLite's driver blocks its carrier in native code); once the broker
-     * has closed (a handler that outlived the drain, whose key was released) it runs here.
+     * Advisory: hands the outcome to a settle thread. Once the subscription has drained (a handler that
+     * outlived the drain, whose key was released) the outcome is written here, as the {@link Settler} does.
      */
     private void settleAdvisory(Settlement.Pending pending) {
-        if (!dialect.advisoryKeysInProcess()) {
-            settleAdvisoryNow(pending);
-            return;
-        }
         try {
-            broker.sqliteThreads.execute(() -> settleAdvisoryNow(pending));
-        } catch (RejectedExecutionException closed) {
-            settleAdvisoryNow(pending);
+            advisorySettlers.execute(() -> settleOnItsConnection(pending));
+        } catch (RejectedExecutionException drained) {
+            settleOnItsConnection(pending);
         }
     }
 
-    private void settleAdvisoryNow(Settlement.Pending pending) {
+    /**
+     * Advisory: writes the outcome and releases the key on the delivery's connection, then returns the
+     * connection and its budget permit.
+     */
+    private void settleOnItsConnection(Settlement.Pending pending) {
         InWork d = pending.d();
         try {
             settlement.settle(d, pending.outcome());
