@@ -711,6 +711,35 @@ public abstract class BrokerContract {
     }
 
     @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_subscription_never_has_more_deliveries_in_work_than_workers(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        AtomicInteger inWork = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+            try {
+                return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+            } finally {
+                inWork.decrementAndGet();
+            }
+        });
+        if (!startsOrIsRefused(broker, form)) {
+            return;
+        }
+        publish(broker, b, "emails", 12);
+        await().atMost(PATIENCE).until(() -> inWork.get() >= 3);
+        // claims go on for several poll intervals while every worker is busy, and add no fourth delivery
+        await().during(POLL.multipliedBy(6)).atMost(PATIENCE).until(() -> inWork.get() == 3);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 12);
+        assertThat(most).hasValue(3);
+    }
+
+    @ParameterizedTest
     @EnumSource(value = Form.class, names = {"ROW_LOCK", "ADVISORY"})
     public final void a_subscription_never_takes_the_pools_last_connection(Form form) {
         Jobs t = newTable();

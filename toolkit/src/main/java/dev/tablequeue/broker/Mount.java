@@ -33,7 +33,7 @@ public final class Mount<T> {
         this.rows = rows;
     }
 
-    /** How many deliveries run at once; a claim is kept in flight for each free worker (one at a time on SQLite). */
+    /** How many deliveries run at once; one claim takes rows for every worker that is free. */
     public Mount<T> workers(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("workers must be at least 1, was " + n + " (" + queue + ")");

@@ -7,6 +7,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
@@ -17,11 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
@@ -31,15 +32,20 @@ import org.slf4j.LoggerFactory;
 /**
  * One mounted handler at run time: its statements, its workers and the deliveries they hold.
  *
- * <p>Row lock and lease: one claim thread takes rows for every free worker in one statement (one row at a
- * time where a FIFO group or the service's own claim needs it), starts each row's handler on a virtual
- * thread, and claims again as soon as a handler returns, while a {@link Settler} writes the outcomes many
- * at a time. The rows of one row lock claim share its transaction and commit together when the last of them
- * settles. A claim that found nothing waits the poll interval (or a wake-up).
+ * <p>One claim thread (a platform thread) takes rows for every free worker at once, starts each row's
+ * handler on a virtual thread, and claims again as soon as a handler returns; a claim that found nothing
+ * waits the poll interval (or a wake-up). Being alone, it never claims beside another claim of its
+ * subscription, as SQLite requires.
  *
- * <p>Advisory: each worker keeps one claim in flight on a platform thread: it locks a key on a connection
- * of its own, runs the handler on a virtual thread, settles and releases the key, where the dialect forbids
- * parallel claims (SQLite) taking turns with the others to claim.
+ * <p>Row lock and lease: one statement claims the rows (one row at a time where a FIFO group or the
+ * service's own claim needs it), and a {@link Settler} writes the outcomes many at a time. The rows of one
+ * row lock claim share its transaction and commit together when the last of them settles.
+ *
+ * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; for each, until
+ * the free workers are filled, the claim thread locks the key on a connection of its own and takes the row.
+ * That connection holds the key while the handler runs; then one of the subscription's settle threads
+ * (platform threads: SQLite's driver blocks its carrier in native code) writes the outcome and releases the
+ * key on it. These outcomes are not batched: each is written on the connection that holds its key.
  *
  * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
@@ -60,17 +66,19 @@ final class Subscription<T> {
     private final QueueDialect dialect;
     private final Duration lease;
     private final long pollNanos;
-    private final ReentrantLock claimTurn = new ReentrantLock(true);
-    private final List<Thread> workers = new ArrayList<>();
-    private final boolean batched;
+    private Thread claims;
     private Slots slots;
     private Settler settler;
+    /** Advisory: the settle threads, each writing one outcome at a time on its delivery's connection. */
+    private ExecutorService advisorySettlers;
     private Statements statements;
     private RowReader reader;
     private Settlement settlement;
     private String database;
     private ScheduledExecutorService keeper;
     private volatile boolean running;
+    /** The rows the claim in progress has put into work; the claim thread's alone. */
+    private int dispatched;
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -81,7 +89,6 @@ final class Subscription<T> {
         this.dialect = broker.dialect;
         this.lease = mount.lease != null ? Leases.whole(mount.lease, "the lease of " + queue) : broker.lease;
         this.pollNanos = (mount.pollInterval != null ? mount.pollInterval : broker.pollInterval).toNanos();
-        this.batched = binding.form() != Form.ADVISORY;
     }
 
     // ------------------------------------------------------------------ opening
@@ -96,7 +103,7 @@ final class Subscription<T> {
         reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         settlement = new Settlement(this, statements, dialect);
         database = dialect.advisoryKeysInProcess()
-                ? dev.tablequeue.dialect.SqliteKeyRegistry.databaseOf(connection)
+                ? SqliteKeyRegistry.databaseOf(connection)
                 : connection.getMetaData().getURL();
     }
 
@@ -118,21 +125,15 @@ final class Subscription<T> {
     void start() {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
-        if (batched) {
-            slots = new Slots(mount.workers);
+        slots = new Slots(mount.workers);
+        if (binding.form() == Form.ADVISORY) {
+            advisorySettlers = Executors.newFixedThreadPool(SETTLERS, Threads.platform(name + "-settle"));
+        } else {
             settler = new Settler(settlement, slots, name + "-settle", SETTLERS);
             settler.start();
-            Thread claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
-            workers.add(claims);
-            claims.start();
-        } else {
-            ThreadFactory threads = Threads.platform(name);
-            for (int i = 0; i < mount.workers; i++) {
-                Thread t = threads.newThread(this::work);
-                workers.add(t);
-                t.start();
-            }
         }
+        claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
+        claims.start();
         if (binding.form() == Form.LEASE) {
             keeper = Executors.newSingleThreadScheduledExecutor(Threads.platform(name + "-lease"));
             long every = Math.max(1, lease.toMillis() / 2);
@@ -151,18 +152,19 @@ final class Subscription<T> {
     /** What a drain left: locks released, connections closed, deliveries still in work. */
     record Drain(int locksReleased, int connectionsClosed, int abandoned) {}
 
-    /** Waits for the workers until {@code deadline}, then releases what the deliveries still in work hold. */
+    /**
+     * Waits for the claim thread and the deliveries in work until {@code deadline}, then releases what the
+     * deliveries still in work hold.
+     */
     Drain drain(long deadline) {
         try {
-            for (Thread t : workers) {
-                long left = deadline - System.nanoTime();
-                if (left > 0) {
-                    t.join(Duration.ofNanos(left));
-                }
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                claims.join(Duration.ofNanos(left));
             }
-            if (batched) {
-                // the handlers in work finish and their outcomes are written, up to the deadline
-                slots.awaitAllSettled(deadline);
+            // the handlers in work finish and their outcomes are written, up to the deadline
+            slots.awaitAllSettled(deadline);
+            if (settler != null) {
                 settler.stop(deadline);
             }
         } catch (InterruptedException e) {
@@ -170,6 +172,10 @@ final class Subscription<T> {
         } finally {
             if (keeper != null) {
                 keeper.shutdownNow();
+            }
+            if (advisorySettlers != null) {
+                // what is queued is still written; an outcome that arrives later is written by its handler's thread
+                advisorySettlers.shutdown();
             }
         }
         int released = 0;
@@ -186,7 +192,7 @@ final class Subscription<T> {
         return new Drain(released, closed, abandoned);
     }
 
-    /** Row lock and lease: claims rows for the free workers until the subscription stops. */
+    /** Claims rows for the free workers until the subscription stops. */
     private void claimLoop() {
         long backoff = 0;
         while (running) {
@@ -200,9 +206,13 @@ final class Subscription<T> {
                 continue;
             }
             long seen = wakeup.sequence();
-            int claimed = 0;
+            dispatched = 0;
             try {
-                claimed = binding.form() == Form.ROW_LOCK ? claimRowLock(free) : claimLease(free);
+                switch (binding.form()) {
+                    case ROW_LOCK -> claimRowLock(free);
+                    case LEASE -> claimLease(free);
+                    case ADVISORY -> claimAdvisory(free);
+                }
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
@@ -221,9 +231,9 @@ final class Subscription<T> {
                 }
                 continue;
             } finally {
-                slots.giveBack(free - claimed);
+                slots.giveBack(free - dispatched);
             }
-            if (claimed == 0 && running) {
+            if (dispatched == 0 && running) {
                 try {
                     wakeup.await(seen, pollNanos);
                 } catch (InterruptedException e) {
@@ -240,11 +250,11 @@ final class Subscription<T> {
 
     /**
      * Row lock: claims rows in a transaction that stays open while their handlers run; the group's settlement
-     * commits it. Returns how many rows went into work.
+     * commits it.
      */
-    private int claimRowLock(int free) throws Exception {
+    private void claimRowLock(int free) throws Exception {
         if (!broker.budget.acquire(pollMillis())) {
-            return 0;
+            return;
         }
         Connection c = null;
         boolean handedOver = false;
@@ -260,14 +270,13 @@ final class Subscription<T> {
             }
             if (rows.isEmpty()) {
                 Transactions.rollbackQuietly(c, statements.opening());
-                return 0;
+                return;
             }
             ClaimGroup group = new ClaimGroup(c, rows.size(), broker.budget::release);
             handedOver = true;
             for (ClaimedRow row : rows) {
                 dispatch(new InWork(this, row, c, null, null, group));
             }
-            return rows.size();
         } finally {
             if (!handedOver) {
                 if (c != null) {
@@ -279,9 +288,9 @@ final class Subscription<T> {
     }
 
     /** Lease: claims rows, stamps them and commits at once; their handlers run with no connection held. */
-    private int claimLease(int free) throws Exception {
+    private void claimLease(int free) throws Exception {
         if (!broker.budget.acquire(pollMillis())) {
-            return 0;
+            return;
         }
         List<ClaimedRow> rows;
         Instant until;
@@ -318,42 +327,6 @@ final class Subscription<T> {
         for (ClaimedRow row : rows) {
             dispatch(new InWork(this, row, null, null, until));
         }
-        return rows.size();
-    }
-
-    /** Advisory: one worker's loop, on a platform thread. */
-    private void work() {
-        long backoff = 0;
-        while (running) {
-            long seen = wakeup.sequence();
-            boolean delivered;
-            try {
-                delivered = advisoryOnce();
-                backoff = 0;
-            } catch (InterruptedException e) {
-                return;
-            } catch (Throwable e) {
-                if (!running) {
-                    return;
-                }
-                backoff = Math.min(Math.max(100, backoff * 2), 30_000);
-                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, e.toString());
-                broker.listener.claimFailed(queue, e);
-                try {
-                    wakeup.await(wakeup.sequence(), TimeUnit.MILLISECONDS.toNanos(backoff));
-                } catch (InterruptedException stop) {
-                    return;
-                }
-                continue;
-            }
-            if (!delivered && running) {
-                try {
-                    wakeup.await(seen, pollNanos);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
     }
 
     private long pollMillis() {
@@ -361,18 +334,30 @@ final class Subscription<T> {
     }
 
     /**
-     * Advisory: select candidates, lock the first free key on this worker's connection, take its row; the
-     * connection holds the lock until the settlement releases it.
+     * Advisory: reads the candidates once for the {@code free} workers, then, in claim order until they are
+     * filled, locks a candidate's key on a connection of its own and takes its row. That connection holds the
+     * key until the row's settlement releases it. The candidates run on the first connection, which the first
+     * candidate taken keeps; each further one takes a budget permit only where one is free at once, and the
+     * claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
      */
-    private boolean advisoryOnce() throws Exception {
+    private void claimAdvisory(int free) throws Exception {
         if (!broker.budget.acquire(pollMillis())) {
-            return false;
+            return;
         }
-        Connection c = broker.dataSource.getConnection();
-        boolean evicted = false;
+        // the connection the next candidate is tried on, with a budget permit of its own; null once handed over
+        Connection c = connection();
+        boolean evict = false;
         try {
-            List<Candidate> candidates = candidates(c);
-            for (Candidate candidate : candidates) {
+            for (Candidate candidate : candidates(c, free)) {
+                if (dispatched == free) {
+                    return;
+                }
+                if (c == null) {
+                    if (!broker.budget.acquire(0)) {
+                        return;
+                    }
+                    c = connection();
+                }
                 if (!settlement.lock(c, candidate.key())) {
                     continue;
                 }
@@ -380,44 +365,75 @@ final class Subscription<T> {
                 try {
                     taken = take(c, candidate.id());
                 } catch (Exception e) {
-                    evicted = !settlement.unlock(c, candidate.key());
+                    evict = !settlement.unlock(c, candidate.key());
                     throw e;
                 }
                 if (taken.isEmpty()) {
                     // settled by another holder between the select and the lock
-                    evicted = !settlement.unlock(c, candidate.key());
-                    if (evicted) {
-                        return false;
+                    evict = !settlement.unlock(c, candidate.key());
+                    if (evict) {
+                        return;
                     }
                     continue;
                 }
-                InWork d = new InWork(this, taken.get(0), c, candidate.key(), null);
-                deliver(d);
-                evicted = d.evicted;
-                return true;
+                dispatch(new InWork(this, taken.get(0), c, candidate.key(), null));
+                c = null;
             }
-            return false;
         } finally {
-            if (evicted) {
+            if (c != null) {
+                returnConnection(c, evict);
+            }
+        }
+    }
+
+    /** A connection of the pool for a budget permit already taken; the permit is returned where none comes. */
+    private Connection connection() throws SQLException {
+        try {
+            return broker.dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            broker.budget.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Returns an advisory connection and its budget permit: to the pool, or evicted where a key it took may
+     * still be held.
+     */
+    private void returnConnection(Connection c, boolean evict) {
+        try {
+            if (evict) {
                 Pools.evict(broker.dataSource, c);
             } else {
                 c.close();
             }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("a connection of {} did not return to the pool: {}", queue, e.toString());
+        } finally {
             broker.budget.release();
         }
     }
 
     private record Candidate(Object id, String key) {}
 
-    private List<Candidate> candidates(Connection c) throws Exception {
-        Binds binds = new Binds().group(queue.group()).now(broker.clock.instant()).limit(mount.workers + 1);
-        return turn(() -> Jdbc.query(c, statements.claim(), binds, dialect, rs -> {
+    /**
+     * The advisory candidates for {@code free} workers, in claim order: twice as many and one more, for the
+     * keys that other claims take meanwhile; where the process keeps the keys (SQLite) the statement cannot
+     * leave out the keys in work, so as many more again.
+     */
+    private List<Candidate> candidates(Connection c, int free) throws SQLException {
+        int limit = 2 * free + 1;
+        if (dialect.advisoryKeysInProcess()) {
+            limit += SqliteKeyRegistry.process().heldKeys(database).size();
+        }
+        Binds binds = new Binds().group(queue.group()).now(broker.clock.instant()).limit(limit);
+        return Jdbc.query(c, statements.claim(), binds, dialect, rs -> {
             List<Candidate> list = new ArrayList<>();
             while (rs.next()) {
                 list.add(new Candidate(rs.getObject(1), rs.getString(2)));
             }
             return list;
-        }));
+        });
     }
 
     private List<ClaimedRow> take(Connection c, Object id) throws Exception {
@@ -435,22 +451,20 @@ final class Subscription<T> {
     /** Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open transaction. */
     private List<ClaimedRow> claim(Connection c, Instant now, Instant until, int limit) throws Exception {
         Binds binds = new Binds().group(queue.group()).now(now).limit(limit).leaseUntil(until);
-        return turn(() -> {
-            if (statements.guard().isPresent()) {
-                var guard = statements.guard().get();
-                if (guard.answers()) {
-                    if (!Jdbc.query(c, guard.statement(), binds, dialect, Jdbc::firstBoolean)) {
-                        return List.of();
-                    }
-                } else {
-                    Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
+        if (statements.guard().isPresent()) {
+            var guard = statements.guard().get();
+            if (guard.answers()) {
+                if (!Jdbc.query(c, guard.statement(), binds, dialect, Jdbc::firstBoolean)) {
+                    return List.of();
                 }
+            } else {
+                Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
             }
-            if (binding.owns(Event.CLAIM)) {
-                return ownClaim(c, until);
-            }
-            return Jdbc.query(c, statements.claim(), binds, dialect, reader::readAll);
-        });
+        }
+        if (binding.owns(Event.CLAIM)) {
+            return ownClaim(c, until);
+        }
+        return Jdbc.query(c, statements.claim(), binds, dialect, reader::readAll);
     }
 
     /**
@@ -492,55 +506,58 @@ final class Subscription<T> {
         return rows;
     }
 
-    private interface Claim<V> {
-        V run() throws Exception;
-    }
-
-    /** Runs a claim, taking turns with the other workers where the dialect forbids parallel claims. */
-    private <V> V turn(Claim<V> claim) throws Exception {
-        if (dialect.claimsInParallel()) {
-            return claim.run();
-        }
-        claimTurn.lockInterruptibly();
-        try {
-            return claim.run();
-        } finally {
-            claimTurn.unlock();
-        }
-    }
-
     // ------------------------------------------------------------------ delivering
 
-    /** Advisory: runs the handler and settles on this worker's thread. */
-    private void deliver(InWork d) {
-        inWork.add(d);
-        try {
-            Outcome outcome = outcome(d);
-            settlement.settle(d, outcome);
-        } finally {
-            inWork.remove(d);
-        }
-    }
-
     /**
-     * Row lock and lease: runs the handler on a virtual thread of its own; its worker is free when it
-     * returns, and the settler writes its outcome (a row lock claim's outcomes once the last is in).
+     * Runs the handler on a virtual thread of its own; its worker is free when it returns. The settler writes
+     * a row lock or lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an
+     * advisory outcome on the delivery's own connection.
      */
     private void dispatch(InWork d) {
         inWork.add(d);
+        dispatched++;
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
             Outcome outcome = outcome(d);
             slots.handled();
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
-            if (d.group == null) {
+            if (d.advisoryKey != null) {
+                settleAdvisory(pending);
+            } else if (d.group == null) {
                 settler.submit(pending);
-                return;
-            }
-            List<Settlement.Pending> all = d.group.add(pending);
-            if (all != null) {
-                settler.submit(d.group, all);
+            } else {
+                List<Settlement.Pending> all = d.group.add(pending);
+                if (all != null) {
+                    settler.submit(d.group, all);
+                }
             }
         });
+    }
+
+    /**
+     * Advisory: hands the outcome to a settle thread. Once the subscription has drained (a handler that
+     * outlived the drain, whose key was released) the outcome is written here, as the {@link Settler} does.
+     */
+    private void settleAdvisory(Settlement.Pending pending) {
+        try {
+            advisorySettlers.execute(() -> settleOnItsConnection(pending));
+        } catch (RejectedExecutionException drained) {
+            settleOnItsConnection(pending);
+        }
+    }
+
+    /**
+     * Advisory: writes the outcome and releases the key on the delivery's connection, then returns the
+     * connection and its budget permit.
+     */
+    private void settleOnItsConnection(Settlement.Pending pending) {
+        InWork d = pending.d();
+        try {
+            settlement.settle(d, pending.outcome());
+        } finally {
+            returnConnection(d.connection, d.evicted);
+            inWork.remove(d);
+            slots.settled(1);
+        }
     }
 
     /** What the handler answers, or the failure policy where the row did not decode or the handler threw. */
@@ -554,7 +571,8 @@ final class Subscription<T> {
             return policy(mount.onDecodeFailure, d, e);
         }
         try {
-            Outcome outcome = runHandler(message, d);
+            d.handlerThread = Thread.currentThread();
+            Outcome outcome = handler.handle(message, d);
             if (outcome == null) {
                 throw new IllegalStateException("the handler of " + queue + " returned no outcome");
             }
@@ -590,33 +608,6 @@ final class Subscription<T> {
             throw new IllegalStateException("the payload column of row " + row.id() + " is NULL");
         }
         return broker.codec.decode(row.payload(), mount.payloadType);
-    }
-
-    private Outcome runHandler(T message, InWork d) throws Exception {
-        if (Thread.currentThread().isVirtual()) {
-            d.handlerThread = Thread.currentThread();
-            return handler.handle(message, d);
-        }
-        // The worker is a platform thread (SQLite's driver blocks in native code); the handler gets a virtual one.
-        Outcome[] result = new Outcome[1];
-        Throwable[] failure = new Throwable[1];
-        Thread t = Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).unstarted(() -> {
-            try {
-                result[0] = handler.handle(message, d);
-            } catch (Throwable e) {
-                failure[0] = e;
-            }
-        });
-        d.handlerThread = t;
-        t.start();
-        t.join();
-        if (failure[0] instanceof Exception e) {
-            throw e;
-        }
-        if (failure[0] instanceof Error e) {
-            throw e;
-        }
-        return result[0];
     }
 
     // ------------------------------------------------------------------ leases
