@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * the free workers are filled, the claim thread locks the key on a connection of its own and takes the row.
  * That connection holds the key while the handler runs; then one of the subscription's settle threads
  * (platform threads: SQLite's driver blocks its carrier in native code) writes the outcome and releases the
- * key on it. These outcomes are not batched: each is written on the connection that holds its key.
+ * key on it. These outcomes are not batched: each is written on the connection that holds its key. Where
+ * the database takes one writer at a time (SQLite), the takes and the outcomes take turns.
  *
  * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
@@ -79,6 +81,11 @@ final class Subscription<T> {
     private volatile boolean running;
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
+    /**
+     * Advisory, where the database takes one writer at a time (SQLite): the claim thread's takes and the
+     * settle threads' outcomes take turns here, rather than in the database's busy handler, which sleeps.
+     */
+    private final ReentrantLock writeTurn = new ReentrantLock();
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -363,7 +370,7 @@ final class Subscription<T> {
                 }
                 List<ClaimedRow> taken;
                 try {
-                    taken = take(c, candidate.id());
+                    taken = takeInTurn(c, candidate.id());
                 } catch (Exception e) {
                     evict = !settlement.unlock(c, candidate.key());
                     throw e;
@@ -434,6 +441,19 @@ final class Subscription<T> {
             }
             return list;
         });
+    }
+
+    /** Takes a candidate's row; where the database takes one writer at a time, in turn with the settle threads. */
+    private List<ClaimedRow> takeInTurn(Connection c, Object id) throws Exception {
+        if (dialect.claimsInParallel()) {
+            return take(c, id);
+        }
+        writeTurn.lockInterruptibly();
+        try {
+            return take(c, id);
+        } finally {
+            writeTurn.unlock();
+        }
     }
 
     private List<ClaimedRow> take(Connection c, Object id) throws Exception {
@@ -551,9 +571,16 @@ final class Subscription<T> {
      */
     private void settleOnItsConnection(Settlement.Pending pending) {
         InWork d = pending.d();
+        boolean inTurn = !dialect.claimsInParallel();
+        if (inTurn) {
+            writeTurn.lock();
+        }
         try {
             settlement.settle(d, pending.outcome());
         } finally {
+            if (inTurn) {
+                writeTurn.unlock();
+            }
             returnConnection(d.connection, d.evicted);
             inWork.remove(d);
             slots.settled(1);
