@@ -180,6 +180,10 @@ final class Settlement {
     void settleLeased(List<Pending> outcomes) {
         List<InWork> locked = new ArrayList<>(outcomes.size());
         List<Plan> plans = new ArrayList<>(outcomes.size());
+        java.util.concurrent.locks.ReentrantLock turn = subscription.writeTurn();
+        if (turn != null) {
+            turn.lock();
+        }
         try {
             for (Pending p : outcomes) {
                 InWork d = p.d();
@@ -199,6 +203,9 @@ final class Settlement {
         } finally {
             for (InWork d : locked) {
                 d.lock.unlock();
+            }
+            if (turn != null) {
+                turn.unlock();
             }
             forget(outcomes);
         }

@@ -82,8 +82,9 @@ final class Subscription<T> {
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
     /**
-     * Advisory, where the database takes one writer at a time (SQLite): the claim thread's takes and the
-     * settle threads' outcomes take turns here, rather than in the database's busy handler, which sleeps.
+     * Where the database takes one writer at a time (SQLite): the claim thread's lease claims and advisory
+     * takes and the settle threads' outcomes take turns here, rather than in the database's busy handler,
+     * which sleeps.
      */
     private final ReentrantLock writeTurn = new ReentrantLock();
 
@@ -301,6 +302,10 @@ final class Subscription<T> {
         }
         List<ClaimedRow> rows;
         Instant until;
+        boolean inTurn = !dialect.claimsInParallel();
+        if (inTurn) {
+            writeTurn.lockInterruptibly();
+        }
         try (Connection c = broker.dataSource.getConnection()) {
             Instant now = broker.clock.instant();
             until = Leases.expiry(now, lease);
@@ -329,6 +334,9 @@ final class Subscription<T> {
                 }
             }
         } finally {
+            if (inTurn) {
+                writeTurn.unlock();
+            }
             broker.budget.release();
         }
         for (ClaimedRow row : rows) {
@@ -648,6 +656,11 @@ final class Subscription<T> {
                 LOG.warn("the lease of {} was not extended: {}", d, e.toString());
             }
         }
+    }
+
+    /** The lock writers take turns on where the database takes one writer at a time; null where it takes many. */
+    ReentrantLock writeTurn() {
+        return dialect.claimsInParallel() ? null : writeTurn;
     }
 
     String database() {
