@@ -4,8 +4,11 @@ import dev.tablequeue.binding.Form;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,8 +43,23 @@ public final class Bench {
         this.log = log;
     }
 
+    /** Where a run holds its lock: two runs on one machine would drop and refill each other's bench databases. */
+    static final Path LOCK = Path.of(System.getProperty("java.io.tmpdir"), "tablequeue-bench.lock");
+
     public static void main(String[] args) throws Exception {
         BenchOptions options = BenchOptions.parse(args);
+        try (FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock lock = channel.tryLock()) {
+            if (lock == null) {
+                System.err.println("another benchmark run holds " + LOCK + ": two runs would drop each other's"
+                        + " databases (" + DATABASE + ", " + DURABLE_DATABASE + ") mid-run; wait for it to end");
+                System.exit(2);
+            }
+            runAndReport(options);
+        }
+    }
+
+    private static void runAndReport(BenchOptions options) throws Exception {
         BenchReport report = new Bench(options, System.out).run();
         Files.createDirectories(options.out());
         Path md = options.out().resolve("bench.md");
