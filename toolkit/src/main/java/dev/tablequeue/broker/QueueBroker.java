@@ -20,8 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -62,7 +60,6 @@ public final class QueueBroker {
     final QueueDialect dialect;
     final ConnectionBudget budget;
     final DSLContext db;
-    final ExecutorService sqliteThreads;
 
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
@@ -91,9 +88,6 @@ public final class QueueBroker {
         int poolSize = b.poolSize > 0 ? b.poolSize : Pools.maximumSize(b.dataSource);
         this.budget = new ConnectionBudget(poolSize);
         this.db = DSL.using(b.dataSource, dialect.sqlDialect());
-        this.sqliteThreads = dialect.advisoryKeysInProcess()
-                ? Executors.newCachedThreadPool(Threads.platform("tablequeue-sqlite"))
-                : null;
     }
 
     private static QueueDialect detect(DataSource dataSource) {
@@ -256,9 +250,6 @@ public final class QueueBroker {
         }
         if (notifications != null) {
             notifications.stop();
-        }
-        if (sqliteThreads != null) {
-            sqliteThreads.shutdown();
         }
         ShutdownReport report = new ShutdownReport(locks, closed, abandoned);
         LOG.info("tablequeue broker closed: {}", report);
