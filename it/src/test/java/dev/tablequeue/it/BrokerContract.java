@@ -779,6 +779,51 @@ public abstract class BrokerContract {
     }
 
     @Test
+    public final void slow_handlers_in_several_row_lock_claims_leave_the_free_workers_claiming() {
+        if (!forms().contains(Form.ROW_LOCK)) {
+            return;
+        }
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ROW_LOCK);
+        QueueBroker broker = broker();
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicInteger slowInWork = new AtomicInteger();
+        AtomicInteger fastHandled = new AtomicInteger();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            if (job.kind().equals("slow")) {
+                slowInWork.incrementAndGet();
+                return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+            }
+            fastHandled.incrementAndGet();
+            return Outcome.ack();
+        });
+        // each publishAll commits its rows together, so one claim takes them all: three claims, each with a
+        // slow handler, whose fast rows wait for their claim's commit
+        broker.publisher().publishAll(b, jobs("slow", "mail", "mail", "mail"));
+        broker.start();
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 1 && fastHandled.get() == 3);
+        broker.publisher().publishAll(b, jobs("slow", "mail", "mail"));
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 2 && fastHandled.get() == 5);
+        broker.publisher().publishAll(b, jobs("slow"));
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 3);
+        // eight rows are claimed and not committed, three workers busy: the fourth worker still takes new rows
+        broker.publisher().publishAll(b, jobs("mail", "mail", "mail", "mail", "mail"));
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 5);
+        assertThat(fastHandled).hasValue(10);
+        assertThat(slowInWork).hasValue(3);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 13);
+    }
+
+    private static List<Message> jobs(String... kinds) {
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < kinds.length; i++) {
+            messages.add(Message.of("emails", new Job(i, kinds[i])));
+        }
+        return messages;
+    }
+
+    @Test
     public final void a_settlement_that_fails_in_a_lease_batch_costs_only_its_own_row() {
         if (!forms().contains(Form.LEASE)) {
             return;

@@ -113,7 +113,8 @@ final class Settler {
         for (Object item : items) {
             try {
                 if (item instanceof GroupDone g) {
-                    written += g.outcomes().size();
+                    // the group's other rows left the unsettled count when their handlers returned
+                    written++;
                     settlement.settleClaim(g.group(), g.outcomes());
                 } else {
                     leased.add((Settlement.Pending) item);

@@ -6,7 +6,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The room a subscription's claims have: a worker is taken from the claim until its handler returns, and a
- * row counts as unsettled from the claim until its outcome is written. A claim asks for every free worker at
+ * row counts as unsettled from the claim until its outcome is written. A row of a row lock claim whose
+ * handler returned before the claim's last one stops counting then: it waits for that handler on the
+ * claim's connection, which the broker's connection budget counts, so slow handlers in several claims never
+ * fill the room while workers are free. A claim asks for every free worker at
  * once; it waits while all workers are busy, or while the outcomes not yet written reach
  * {@link #unsettledLimit(int)} (so a settlement that falls behind holds the claims back instead of piling
  * rows up).

@@ -556,6 +556,10 @@ final class Subscription<T> {
                 List<Settlement.Pending> all = d.group.add(pending);
                 if (all != null) {
                     settler.submit(d.group, all);
+                } else {
+                    // it waits for its claim's last handler, on the claim's connection: it no longer holds back
+                    // the claims of the free workers (a slow handler would otherwise stop them all)
+                    slots.settled(1);
                 }
             }
         });
@@ -606,7 +610,6 @@ final class Subscription<T> {
             return policy(mount.onDecodeFailure, d, e);
         }
         try {
-            d.handlerThread = Thread.currentThread();
             Outcome outcome = handler.handle(message, d);
             if (outcome == null) {
                 throw new IllegalStateException("the handler of " + queue + " returned no outcome");
