@@ -28,7 +28,8 @@ final class Settler {
 
     /**
      * @param writers the threads that write at once: each takes what is queued when it is free, so one
-     *     writes while another waits for its commit
+     *     writes while another waits for its commit; none where the subscription's claim thread writes what
+     *     is queued itself ({@link #writeQueued()})
      */
     Settler(Settlement settlement, Slots slots, String name, int writers) {
         this.settlement = settlement;
@@ -68,13 +69,31 @@ final class Settler {
         write(List.of(item));
     }
 
-    /** Stops accepting; what is queued is still written. Waits for the thread up to {@code deadline}. */
+    /**
+     * Writes every outcome queued now, on the caller's thread: where the settler has no threads of its own,
+     * the claim thread calls it before each claim.
+     */
+    void writeQueued() {
+        List<Object> batch = new ArrayList<>();
+        while (queue.drainTo(batch, MAX_BATCH) > 0) {
+            write(batch);
+            batch.clear();
+        }
+    }
+
+    /**
+     * Stops accepting; what is queued is still written (here, where the settler has no threads). Waits for
+     * the threads up to {@code deadline}.
+     */
     void stop(long deadline) throws InterruptedException {
         accepting.lock();
         try {
             open = false;
         } finally {
             accepting.unlock();
+        }
+        if (threads.isEmpty()) {
+            writeQueued();
         }
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();

@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Row lock and lease: one statement claims the rows (one row at a time where a FIFO group or the
  * service's own claim needs it), and a {@link Settler} writes the outcomes many at a time. The rows of one
- * row lock claim share its transaction and commit together when the last of them settles.
+ * row lock claim share its transaction and commit together when the last of them settles. Where the database
+ * takes one writer at a time (SQLite), the lease form's outcomes are written by the claim thread itself,
+ * before each claim: there is nothing to overlap, and the hand-off to a settle thread cost more than it gave.
  *
  * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; for each, until
  * the free workers are filled, the claim thread locks the key on a connection of its own and takes the row.
@@ -87,6 +89,12 @@ final class Subscription<T> {
      * which sleeps.
      */
     private final ReentrantLock writeTurn = new ReentrantLock();
+    /**
+     * Lease form where the database takes one writer at a time (SQLite): the claim thread writes the queued
+     * outcomes itself before each claim, so an outcome reaches the database without a hand-off to another
+     * thread and without waiting for the write turn.
+     */
+    private boolean settlesInline;
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -137,7 +145,8 @@ final class Subscription<T> {
         if (binding.form() == Form.ADVISORY) {
             advisorySettlers = Executors.newFixedThreadPool(SETTLERS, Threads.platform(name + "-settle"));
         } else {
-            settler = new Settler(settlement, slots, name + "-settle", SETTLERS);
+            settlesInline = binding.form() == Form.LEASE && !dialect.claimsInParallel();
+            settler = new Settler(settlement, slots, name + "-settle", settlesInline ? 0 : SETTLERS);
             settler.start();
         }
         claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
@@ -169,6 +178,11 @@ final class Subscription<T> {
             long left = deadline - System.nanoTime();
             if (left > 0) {
                 claims.join(Duration.ofNanos(left));
+            }
+            if (settlesInline) {
+                // no claim thread writes them any more: what is queued is written here, and each outcome that
+                // comes later on its handler's thread
+                settler.stop(deadline);
             }
             // the handlers in work finish and their outcomes are written, up to the deadline
             slots.awaitAllSettled(deadline);
@@ -204,6 +218,9 @@ final class Subscription<T> {
     private void claimLoop() {
         long backoff = 0;
         while (running) {
+            if (settlesInline) {
+                settler.writeQueued();
+            }
             int free;
             try {
                 free = slots.take(mount.workers, pollNanos);
@@ -546,8 +563,15 @@ final class Subscription<T> {
         dispatched++;
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
             Outcome outcome = outcome(d);
-            slots.handled();
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
+            if (settlesInline) {
+                // queued before the worker is free, so the claim thread it wakes finds it
+                settler.submit(pending);
+                slots.handled();
+                wakeup.wake();
+                return;
+            }
+            slots.handled();
             if (d.advisoryKey != null) {
                 settleAdvisory(pending);
             } else if (d.group == null) {
