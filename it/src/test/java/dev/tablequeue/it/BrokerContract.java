@@ -854,6 +854,46 @@ public abstract class BrokerContract {
     }
 
     @Test
+    public final void an_advisory_claim_tries_its_candidates_on_the_free_workers_connections_side_by_side() {
+        if (!forms().contains(Form.ADVISORY) || engine() == LiveDatabase.Engine.SQLITE) {
+            // SQLite takes one writer at a time: its candidates are tried one after another
+            return;
+        }
+        Jobs t = newTable();
+        insertJobs(t, 2);
+        boolean postgres = engine() == LiveDatabase.Engine.POSTGRES;
+        String lock = postgres ? "select pg_try_advisory_lock(hashtext(?))" : "select get_lock(?, 0)";
+        String unlock = postgres ? "select pg_advisory_unlock(hashtext(?))" : "select release_lock(?)";
+        CountDownLatch bothLocking = new CountDownLatch(2);
+        java.util.concurrent.atomic.AtomicBoolean waitedAlone = new java.util.concurrent.atomic.AtomicBoolean();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
+                .ownLock((ctx, key) -> {
+                    // each of the two candidates' locks waits here until the other one is being taken too
+                    bothLocking.countDown();
+                    try {
+                        if (!bothLocking.await(5, SECONDS)) {
+                            waitedAlone.set(true);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return truth(ctx.fetchValue(lock, key));
+                })
+                .ownUnlock((ctx, key) -> truth(ctx.fetchValue(unlock, key)))
+                .build();
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(2).handle((job, d) -> Outcome.ack());
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 2);
+        assertThat(waitedAlone).isFalse();
+    }
+
+    private static boolean truth(Object value) {
+        return value instanceof Boolean b ? b : value instanceof Number n && n.longValue() == 1L;
+    }
+
+    @Test
     public final void a_settlement_that_fails_in_a_lease_batch_costs_only_its_own_row() {
         if (!forms().contains(Form.LEASE)) {
             return;

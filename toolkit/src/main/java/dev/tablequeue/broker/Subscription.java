@@ -16,13 +16,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -44,8 +48,9 @@ import org.slf4j.LoggerFactory;
  * takes one writer at a time (SQLite), the lease form's outcomes are written by the claim thread itself,
  * before each claim: there is nothing to overlap, and the hand-off to a settle thread cost more than it gave.
  *
- * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; for each, until
- * the free workers are filled, the claim thread locks the key on a connection of its own and takes the row.
+ * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; until the free
+ * workers are filled, a connection of each free worker's own locks a candidate's key and takes its row (the
+ * connections side by side, except on SQLite).
  * That connection holds the key while the handler runs; then one of the subscription's settle threads
  * (platform threads: SQLite's driver blocks its carrier in native code) writes the outcome and releases the
  * key on it. These outcomes are not batched: each is written on the connection that holds its key. Where
@@ -371,25 +376,98 @@ final class Subscription<T> {
      * key until the row's settlement releases it. The candidates run on the first connection, which the first
      * candidate taken keeps; each further one takes a budget permit only where one is free at once, and the
      * claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
+     *
+     * <p>Where the database takes writers side by side, each free worker's connection tries the candidates at
+     * the same time as the others (on a virtual thread each, the first on this thread), so a claim costs the
+     * round trips of one lock and one take rather than of all of them in a row. Where it takes one writer at a
+     * time (SQLite), one connection after another tries them here.
      */
     private void claimAdvisory(int free) throws Exception {
         if (!broker.budget.acquire(pollMillis())) {
             return;
         }
-        // the connection the next candidate is tried on, with a budget permit of its own; null once handed over
-        Connection c = connection();
+        Connection first = connection();
+        Queue<Candidate> untried;
+        try {
+            untried = new ConcurrentLinkedQueue<>(candidates(first, free));
+        } catch (Exception e) {
+            returnConnection(first, false);
+            throw e;
+        }
+        if (!dialect.claimsInParallel() || free == 1 || untried.size() <= 1) {
+            Connection c = first;
+            while (c != null && takeOne(c, untried)) {
+                dispatched++;
+                c = dispatched < free && !untried.isEmpty() && broker.budget.acquire(0) ? connection() : null;
+            }
+            return;
+        }
+        List<Connection> others = new ArrayList<>();
+        try {
+            for (int i = 1; i < Math.min(free, untried.size()); i++) {
+                if (!broker.budget.acquire(0)) {
+                    break;
+                }
+                others.add(connection());
+            }
+        } catch (SQLException | RuntimeException e) {
+            others.forEach(c -> returnConnection(c, false));
+            returnConnection(first, false);
+            throw e;
+        }
+        AtomicInteger taken = new AtomicInteger();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        List<Thread> side = new ArrayList<>(others.size());
+        for (Connection c : others) {
+            side.add(Thread.ofVirtual().name("tablequeue-claim-" + queue.name()).start(() -> {
+                try {
+                    if (takeOne(c, untried)) {
+                        taken.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                }
+            }));
+        }
+        try {
+            if (takeOne(first, untried)) {
+                taken.incrementAndGet();
+            }
+        } catch (Exception e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            boolean interrupted = false;
+            for (Thread t : side) {
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        // each side thread ends on its own: its connection must be handed on or returned first
+                        interrupted = true;
+                    }
+                }
+            }
+            dispatched += taken.get();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    /**
+     * Advisory: tries candidates from {@code queue} on {@code c} until it takes one, whose delivery then keeps
+     * the connection; true if it did. Otherwise (the candidates ran out, or a key's release was not confirmed
+     * and the connection must end its session) the connection and its permit go back.
+     */
+    private boolean takeOne(Connection c, Queue<Candidate> queue) throws Exception {
         boolean evict = false;
         try {
-            for (Candidate candidate : candidates(c, free)) {
-                if (dispatched == free) {
-                    return;
-                }
-                if (c == null) {
-                    if (!broker.budget.acquire(0)) {
-                        return;
-                    }
-                    c = connection();
-                }
+            Candidate candidate;
+            while ((candidate = queue.poll()) != null) {
                 if (!settlement.lock(c, candidate.key())) {
                     continue;
                 }
@@ -404,13 +482,15 @@ final class Subscription<T> {
                     // settled by another holder between the select and the lock
                     evict = !settlement.unlock(c, candidate.key());
                     if (evict) {
-                        return;
+                        return false;
                     }
                     continue;
                 }
-                dispatch(new InWork(this, taken.get(0), c, candidate.key(), null));
+                start(new InWork(this, taken.get(0), c, candidate.key(), null));
                 c = null;
+                return true;
             }
+            return false;
         } finally {
             if (c != null) {
                 returnConnection(c, evict);
@@ -553,14 +633,19 @@ final class Subscription<T> {
 
     // ------------------------------------------------------------------ delivering
 
+    /** Counts {@code d} in the claim in progress and puts it into work; the claim thread's alone. */
+    private void dispatch(InWork d) {
+        dispatched++;
+        start(d);
+    }
+
     /**
      * Runs the handler on a virtual thread of its own; its worker is free when it returns. The settler writes
      * a row lock or lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an
-     * advisory outcome on the delivery's own connection.
+     * advisory outcome on the delivery's own connection. Any thread may call it.
      */
-    private void dispatch(InWork d) {
+    private void start(InWork d) {
         inWork.add(d);
-        dispatched++;
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
             Outcome outcome = outcome(d);
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
