@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes a subscription's outcomes on a platform thread of its own, many at a time: every outcome that
  * arrived while the last batch was being written goes into the next one (lease form: one transaction, each
- * statement sent as one JDBC batch), and each row lock claim group is committed as a whole. Once stopped, an
- * outcome that still arrives (a handler that outlived the drain) is written on the caller's thread.
+ * statement sent as one JDBC batch), and each row lock claim group is committed as a whole; an advisory
+ * outcome (where the claim thread writes them, on SQLite) on its delivery's own connection. Once stopped,
+ * an outcome that still arrives (a handler that outlived the drain) is written on the caller's thread.
  */
 final class Settler {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
@@ -47,6 +48,14 @@ final class Settler {
     /** Queues one lease outcome. */
     void submit(Settlement.Pending outcome) {
         offer(outcome);
+    }
+
+    /**
+     * Queues an advisory outcome's write, which writes on its delivery's own connection and counts itself
+     * settled.
+     */
+    void submit(Runnable ownWrite) {
+        offer(ownWrite);
     }
 
     /** Queues a row lock claim group whose every outcome is in. */
@@ -131,7 +140,9 @@ final class Settler {
         int written = 0;
         for (Object item : items) {
             try {
-                if (item instanceof GroupDone g) {
+                if (item instanceof Runnable ownWrite) {
+                    ownWrite.run();
+                } else if (item instanceof GroupDone g) {
                     // the group's other rows left the unsettled count when their handlers returned
                     written++;
                     settlement.settleClaim(g.group(), g.outcomes());

@@ -45,16 +45,14 @@ import org.slf4j.LoggerFactory;
  * <p>Row lock and lease: one statement claims the rows (one row at a time where a FIFO group or the
  * service's own claim needs it), and a {@link Settler} writes the outcomes many at a time. The rows of one
  * row lock claim share its transaction and commit together when the last of them settles. Where the database
- * takes one writer at a time (SQLite), the lease form's outcomes are written by the claim thread itself,
- * before each claim: there is nothing to overlap, and the hand-off to a settle thread cost more than it gave.
+ * takes one writer at a time (SQLite), the outcomes are written by the claim thread itself, before each
+ * claim: there is nothing to overlap, and the hand-off to a settle thread cost more than it gave.
  *
  * <p>Advisory: one candidates statement lists rows whose keys look free, in claim order; until the free
  * workers are filled, a connection of each free worker's own locks a candidate's key and takes its row (the
- * connections side by side, except on SQLite).
- * That connection holds the key while the handler runs; then one of the subscription's settle threads
- * (platform threads: SQLite's driver blocks its carrier in native code) writes the outcome and releases the
- * key on it. These outcomes are not batched: each is written on the connection that holds its key. Where
- * the database takes one writer at a time (SQLite), the takes and the outcomes take turns.
+ * connections side by side, except on SQLite). That connection holds the key while the handler runs; then
+ * one of the subscription's settle threads (on SQLite the claim thread) writes the outcome and releases the
+ * key on it. These outcomes are not batched: each is written on the connection that holds its key.
  *
  * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
@@ -95,9 +93,9 @@ final class Subscription<T> {
      */
     private final ReentrantLock writeTurn = new ReentrantLock();
     /**
-     * Lease form where the database takes one writer at a time (SQLite): the claim thread writes the queued
-     * outcomes itself before each claim, so an outcome reaches the database without a hand-off to another
-     * thread and without waiting for the write turn.
+     * Where the database takes one writer at a time (SQLite): the claim thread writes the queued outcomes
+     * itself before each claim, so an outcome reaches the database without a hand-off to another thread and
+     * without waiting for the write turn.
      */
     private boolean settlesInline;
 
@@ -147,10 +145,10 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         slots = new Slots(mount.workers);
-        if (binding.form() == Form.ADVISORY) {
+        settlesInline = !dialect.claimsInParallel();
+        if (binding.form() == Form.ADVISORY && !settlesInline) {
             advisorySettlers = Executors.newFixedThreadPool(SETTLERS, Threads.platform(name + "-settle"));
         } else {
-            settlesInline = binding.form() == Form.LEASE && !dialect.claimsInParallel();
             settler = new Settler(settlement, slots, name + "-settle", settlesInline ? 0 : SETTLERS);
             settler.start();
         }
@@ -651,7 +649,11 @@ final class Subscription<T> {
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
             if (settlesInline) {
                 // queued before the worker is free, so the claim thread it wakes finds it
-                settler.submit(pending);
+                if (d.advisoryKey != null) {
+                    settler.submit(() -> settleOnItsConnection(pending));
+                } else {
+                    settler.submit(pending);
+                }
                 slots.handled();
                 wakeup.wake();
                 return;
