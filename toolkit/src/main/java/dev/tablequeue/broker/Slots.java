@@ -9,10 +9,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * row counts as unsettled from the claim until its outcome is written. A row of a row lock claim whose
  * handler returned before the claim's last one stops counting then: it waits for that handler on the
  * claim's connection, which the broker's connection budget counts, so slow handlers in several claims never
- * fill the room while workers are free. A claim asks for every free worker at
- * once; it waits while all workers are busy, or while the outcomes not yet written reach
- * {@link #unsettledLimit(int)} (so a settlement that falls behind holds the claims back instead of piling
- * rows up).
+ * fill the room while workers are free. A claim asks for every free worker at once; it waits while all
+ * workers are busy, or while the outcomes not yet written reach {@link #unsettledLimit(int)} (so a
+ * settlement that falls behind holds the claims back instead of piling rows up).
  *
  * <p>Claims overlap settlements: a worker is free again the moment its handler returns, so the next claim
  * runs while the last outcome is being written.

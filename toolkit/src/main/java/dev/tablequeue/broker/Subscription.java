@@ -145,7 +145,8 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         slots = new Slots(mount.workers);
-        settlesInline = !dialect.claimsInParallel();
+        // (a database that takes one writer at a time has no row locks: its row lock form is refused at start)
+        settlesInline = !dialect.claimsInParallel() && binding.form() != Form.ROW_LOCK;
         if (binding.form() == Form.ADVISORY && !settlesInline) {
             advisorySettlers = Executors.newFixedThreadPool(SETTLERS, Threads.platform(name + "-settle"));
         } else {
