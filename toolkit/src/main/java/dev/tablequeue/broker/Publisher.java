@@ -7,11 +7,13 @@ import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.TransactionOpening;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,15 +94,13 @@ public final class Publisher {
         }
         broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
         try (Connection c = broker.dataSource.getConnection()) {
-            c.setAutoCommit(false);
+            Transactions.begin(c, TransactionOpening.DEFAULT);
             try {
                 writeAll(c, binding, messages);
-                c.commit();
+                Transactions.commit(c, TransactionOpening.DEFAULT);
             } catch (SQLException | RuntimeException e) {
-                c.rollback();
+                Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
                 throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw new TableQueueException("publish of " + messages.size() + " message(s) into \""
@@ -145,7 +145,7 @@ public final class Publisher {
 
     /** The distinct groups {@code messages} go to (null where the table has no groups). */
     private static Set<String> groups(RoleBinding<?> binding, List<Message> messages) {
-        Set<String> groups = new java.util.LinkedHashSet<>();
+        Set<String> groups = new LinkedHashSet<>();
         for (Message message : messages) {
             groups.add(group(binding, message));
         }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
@@ -180,7 +181,7 @@ final class Settlement {
     void settleLeased(List<Pending> outcomes) {
         List<InWork> locked = new ArrayList<>(outcomes.size());
         List<Plan> plans = new ArrayList<>(outcomes.size());
-        java.util.concurrent.locks.ReentrantLock turn = subscription.writeTurn();
+        ReentrantLock turn = subscription.writeTurn();
         if (turn != null) {
             turn.lock();
         }
