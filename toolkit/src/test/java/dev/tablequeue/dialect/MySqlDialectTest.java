@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TimeZone;
 import java.util.stream.Stream;
@@ -45,7 +46,9 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MySqlDialectTest {
-    private static final String OTHER_SCHEMA = "Tq_MySql_Other";
+    /** Mixed case on purpose: MariaDB's lock names carry the schema in lower case. */
+    private static final String OTHER_SCHEMA = Character.toUpperCase(LiveDatabase.prefix().charAt(0))
+            + LiveDatabase.prefix().substring(1) + "MySql_Other";
 
     private LiveDatabase db;
     private MySqlDialect mariadb;
@@ -199,7 +202,7 @@ class MySqlDialectTest {
             assertThat(candidates).hasSize(1);
             String key = (String) candidates.get(0).get("tq_key");
             assertThat(sql.answer(holder, mariadb.advisoryLock(b).orElseThrow(), new Binds().key(key))).isTrue();
-            assertThat(lockHolder(other, "tq_mysql_other." + key)).isEqualTo(connectionId(holder));
+            assertThat(lockHolder(other, OTHER_SCHEMA.toLowerCase(Locale.ROOT) + "." + key)).isEqualTo(connectionId(holder));
             assertThat(sql.query(other, mariadb.advisoryCandidates(b), group)).isEmpty();
             assertThat(sql.answer(holder, mariadb.advisoryUnlock(b).orElseThrow(), new Binds().key(key))).isTrue();
         }

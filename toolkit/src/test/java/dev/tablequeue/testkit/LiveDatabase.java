@@ -67,11 +67,28 @@ public final class LiveDatabase implements AutoCloseable {
     }
 
     /**
-     * Creates database {@code tq_<name>} on {@code engine}'s server, dropping one left by an earlier run.
-     * On SQLite it creates a new file in a temporary folder.
+     * The prefix of every database name a test creates: {@code TABLEQUEUE_DB_PREFIX}, or {@code tq_}. Two
+     * builds that share a server at once (two checkouts) set different prefixes, so that neither drops the
+     * other's databases.
+     */
+    public static String prefix() {
+        String set = System.getenv("TABLEQUEUE_DB_PREFIX");
+        if (set == null || set.isBlank()) {
+            return "tq_";
+        }
+        if (!set.matches("[a-z][a-z0-9_]{0,15}")) {
+            throw new IllegalStateException("TABLEQUEUE_DB_PREFIX must be 1 to 16 lower-case letters, digits or"
+                    + " underscores, starting with a letter; was '" + set + "'");
+        }
+        return set;
+    }
+
+    /**
+     * Creates database {@code <prefix><name>} on {@code engine}'s server (see {@link #prefix()}), dropping one
+     * left by an earlier run. On SQLite it creates a new file in a temporary folder.
      */
     public static LiveDatabase create(Engine engine, String name) {
-        String db = ("tq_" + name).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        String db = (prefix() + name).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
         if (engine == Engine.SQLITE) {
             try {
                 Path dir = Files.createTempDirectory("tablequeue-");
