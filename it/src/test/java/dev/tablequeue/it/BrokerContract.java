@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.AlreadySubscribedException;
 import dev.tablequeue.BrokerClosedException;
-import dev.tablequeue.DeclarationException;
 import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
@@ -23,18 +22,15 @@ import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.testkit.LiveDatabase;
-import dev.tablequeue.testkit.SettableClock;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.Temporal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,72 +38,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jooq.DSLContext;
-import org.jooq.DataType;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What the broker does, on each database, in every form the database takes. Each database runs this suite
- * through a small subclass that supplies its server, its time type and its DDL; the tests are final.
- * A form the database does not take is asserted to be refused when the broker starts.
+ * through a small subclass that names its {@link TestDatabase}; the tests are final. A form the database
+ * does not take is asserted to be refused when the broker starts.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class BrokerContract {
-    private static final AtomicInteger TABLES = new AtomicInteger();
-    /** How long a test waits for something the broker does asynchronously. */
-    protected static final Duration PATIENCE = Duration.ofSeconds(30);
-    /** The poll interval of the brokers under test: short, so a test never waits long for a claim. */
-    protected static final Duration POLL = Duration.ofMillis(50);
-
-    /** The job a payload carries. */
-    public record Job(int n, String kind) {}
-
-    protected abstract LiveDatabase.Engine engine();
-
-    protected abstract DataType<? extends Temporal> timeType();
-
-    /** The DDL of a {@link Jobs} table named {@code name} on this database. */
-    protected abstract String createTable(String name);
-
-    /** The forms this database takes. */
-    protected abstract Set<Form> forms();
-
-    protected LiveDatabase db;
-    protected HikariDataSource pool;
-    protected final SettableClock clock = new SettableClock();
-    private final List<QueueBroker> brokers = new CopyOnWriteArrayList<>();
-
-    @BeforeAll
-    void openDatabase() {
-        db = LiveDatabase.create(engine(), "broker_" + getClass().getSimpleName());
-        pool = db.pool(12);
-    }
-
-    @AfterEach
-    void closeBrokers() {
-        for (QueueBroker b : brokers) {
-            b.close();
-        }
-        brokers.clear();
-    }
-
-    @AfterAll
-    void closeDatabase() {
-        if (pool != null) {
-            pool.close();
-        }
-        if (db != null) {
-            db.close();
-        }
-    }
+public abstract class BrokerContract extends BrokerFixture {
 
     // ================================================================ outcomes
 
@@ -1234,149 +1176,5 @@ public abstract class BrokerContract {
         } finally {
             TimeZone.setDefault(original);
         }
-    }
-
-    // ================================================================ fixture
-
-    /** The time type's name, as {@link DyingService} takes it. */
-    private String timeTypeName() {
-        return switch (engine()) {
-            case POSTGRES -> "timestamptz";
-            case MARIADB, MYSQL -> "datetime";
-            case SQLITE -> "sqlite";
-        };
-    }
-
-    protected Form preferredForm() {
-        return forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
-    }
-
-    protected Jobs newTable() {
-        String name = "jobs" + TABLES.incrementAndGet();
-        db.execute(createTable(name));
-        return new Jobs(name, timeType());
-    }
-
-    /** A payload-mode binding of {@code t} with every role, in {@code form}. */
-    protected RoleBinding<Record> binding(Jobs t, Form form) {
-        return Jobs.binding(t, form);
-    }
-
-    /** As {@link #binding}, leaving out the role played by column {@code left}. */
-    protected RoleBinding<Record> bindingWithout(Jobs t, Form form, String left) {
-        RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID);
-        if (!left.equals("grp")) {
-            b.group(t.GRP);
-        }
-        b.priority(t.PRIORITY);
-        if (!left.equals("retry_after")) {
-            b.retryAfter(t.RETRY_AFTER);
-        }
-        if (!left.equals("attempt")) {
-            b.attempt(t.ATTEMPT);
-        }
-        if (!left.equals("processed_at")) {
-            b.processedAt(t.PROCESSED_AT);
-        }
-        b.payload(t.PAYLOAD);
-        switch (form) {
-            case LEASE -> b.lease(t.LOCKED_UNTIL);
-            case ADVISORY -> b.advisory(t.getName() + "-{id}");
-            case ROW_LOCK -> { }
-        }
-        return b.build();
-    }
-
-    protected QueueBroker broker() {
-        return broker(new BrokerListener() {});
-    }
-
-    protected QueueBroker broker(BrokerListener listener) {
-        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL).listener(listener)
-                .drainTimeout(Duration.ofSeconds(10)).build();
-        brokers.add(broker);
-        return broker;
-    }
-
-    /** Starts {@code broker}; where the database does not take {@code form}, asserts the start is refused. */
-    protected boolean startsOrIsRefused(QueueBroker broker, Form form) {
-        if (forms().contains(form)) {
-            broker.start();
-            return true;
-        }
-        assertThatThrownBy(broker::start).isInstanceOf(TableQueueException.class)
-                .hasMessageContaining(form.name().toLowerCase().replace('_', ' '));
-        return false;
-    }
-
-    private void assertRefused(RoleBinding<Record> b, java.util.function.Function<dev.tablequeue.broker.Subscribe<Record>,
-            dev.tablequeue.broker.Mount<?>> mount, String why) {
-        QueueBroker broker = broker();
-        mount.apply(broker.subscribe(InboxQueue.of(b, "emails"))).handle((m, d) -> Outcome.ack());
-        assertThatThrownBy(broker::start).isInstanceOf(DeclarationException.class)
-                .hasMessageContaining("emails")
-                .hasMessageContaining(why);
-    }
-
-    protected void publish(QueueBroker broker, RoleBinding<Record> b, String group, int n) {
-        for (int i = 0; i < n; i++) {
-            broker.publisher().publish(b, Message.of(group, new Job(i, "mail")));
-        }
-    }
-
-    protected DSLContext dsl() {
-        return DSL.using(pool, switch (db.engine()) {
-            case POSTGRES -> org.jooq.SQLDialect.POSTGRES;
-            case SQLITE -> org.jooq.SQLDialect.SQLITE;
-            case MARIADB -> org.jooq.SQLDialect.MARIADB;
-            case MYSQL -> org.jooq.SQLDialect.MYSQL;
-        });
-    }
-
-    protected long count(Jobs t, String condition) {
-        return dsl().fetchCount(t, DSL.condition(condition));
-    }
-
-    /** Inserts {@code n} jobs of the "emails" group with payloads as the publisher writes them; their ids in order. */
-    private List<Long> insertJobs(Jobs t, int n) {
-        List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ids.add(insertRaw(t, "emails", ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes()));
-        }
-        return ids;
-    }
-
-    /** A listener that keeps each failed settlement's failure by delivery id. */
-    private static BrokerListener settlementFailuresInto(Map<Object, Throwable> failures) {
-        return new BrokerListener() {
-            @Override
-            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
-                failures.put(delivery.id(), failure);
-            }
-        };
-    }
-
-    private long insertRaw(Jobs t, String group, byte[] payload) {
-        return dsl().insertInto(t).set(t.GRP, group).set(t.PAYLOAD, payload).returning(t.ID).fetchOne().get(t.ID);
-    }
-
-    private void insertMany(Jobs t, String group, int n) {
-        List<org.jooq.Query> inserts = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            inserts.add(dsl().insertInto(t).set(t.GRP, group)
-                    .set(t.PAYLOAD, ("{\"n\":" + i + ",\"kind\":\"bulk\"}").getBytes()));
-        }
-        dsl().batch(inserts).execute();
-    }
-
-    private Instant lockedUntil(Jobs t) {
-        Object value = dsl().select(t.LOCKED_UNTIL).from(t).fetchOne(0);
-        if (value instanceof java.time.OffsetDateTime odt) {
-            return odt.toInstant();
-        }
-        if (value instanceof java.time.LocalDateTime ldt) {
-            return ldt.toInstant(java.time.ZoneOffset.UTC);
-        }
-        return Instant.MIN;
     }
 }
