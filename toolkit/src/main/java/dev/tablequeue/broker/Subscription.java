@@ -237,11 +237,15 @@ final class Subscription<T> {
             long seen = wakeup.sequence();
             dispatched = 0;
             try {
+                long began = System.nanoTime();
                 switch (binding.form()) {
                     case ROW_LOCK -> claimRowLock(free);
                     case LEASE -> claimLease(free);
                     case ADVISORY -> claimAdvisory(free);
                 }
+                Duration took = Duration.ofNanos(System.nanoTime() - began);
+                int rows = dispatched;
+                tell(() -> broker.listener.claimed(queue, rows, took));
                 backoff = 0;
             } catch (InterruptedException e) {
                 return;
@@ -646,7 +650,10 @@ final class Subscription<T> {
     private void start(InWork d) {
         inWork.add(d);
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
+            long began = System.nanoTime();
             Outcome outcome = outcome(d);
+            Duration took = Duration.ofNanos(System.nanoTime() - began);
+            tell(() -> broker.listener.handled(d, outcome, took));
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
             if (settlesInline) {
                 // queued before the worker is free, so the claim thread it wakes finds it
@@ -733,6 +740,15 @@ final class Subscription<T> {
         } catch (Exception | Error e) {
             LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
             return policy(mount.onHandlerFailure, d, e);
+        }
+    }
+
+    /** Runs a listener callback; one that throws is logged, so it never stops a claim or a settlement. */
+    private void tell(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.warn("a broker listener of {} threw: {}", queue, e.toString());
         }
     }
 
