@@ -61,6 +61,11 @@ final class InWork implements Delivery {
     }
 
     @Override
+    public String table() {
+        return subscription.binding.tableName();
+    }
+
+    @Override
     public OptionalInt attempt() {
         return row.attempt();
     }
