@@ -25,7 +25,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,18 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * group and table, purges, and the pause of a broker's subscription. Per-database classes name their
  * {@link TestDatabase}.
  */
-public abstract class AdminContract extends BrokerFixture {
-    /** The admin's "now": whole seconds, so every database keeps the times these tests write exactly. */
-    protected static final Instant NOW = Instant.parse("2031-03-14T15:09:26Z");
-
-    @BeforeEach
-    void setClock() {
-        clock.set(NOW);
-    }
-
-    protected QueueAdmin admin() {
-        return QueueAdmin.of(pool).withClock(clock);
-    }
+public abstract class AdminContract extends AdminFixture {
 
     // ================================================================ stats
 
@@ -332,26 +320,5 @@ public abstract class AdminContract extends BrokerFixture {
         assertThatThrownBy(() -> admin().pause(queue)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no broker")
                 .hasMessageContaining(queue.toString());
-    }
-
-    // ================================================================ helpers
-
-    /** Inserts an unfinished row of {@code group}, due at {@code due}, with {@code attempt}; its id. */
-    protected long insertRow(Jobs t, String group, Instant due, int attempt) {
-        long id = dsl().insertInto(t).set(t.GRP, group).set(t.ATTEMPT, attempt)
-                .set(t.PAYLOAD, "{\"n\":1,\"kind\":\"mail\"}".getBytes()).returning(t.ID).fetchOne().get(t.ID);
-        setTime(t, id, "retry_after", due);
-        return id;
-    }
-
-    /** Writes {@code at} into time column {@code column} of row {@code id}, as the dialect binds times. */
-    protected void setTime(Jobs t, long id, String column, Instant at) {
-        Object value = admin().dialect().timeValue(t.field(column), at);
-        dsl().update(t).set(DSL.field(DSL.name(column), Object.class), value).where(t.ID.eq(id)).execute();
-    }
-
-    protected String groupAndAttempt(Jobs t, long id) {
-        Record r = dsl().select(t.GRP, t.ATTEMPT).from(t).where(t.ID.eq(id)).fetchOne();
-        return r == null ? "gone" : r.get(t.GRP) + "/" + r.get(t.ATTEMPT);
     }
 }
