@@ -5,8 +5,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tablequeue purge}: acknowledged rows deleted once old enough. */
 @Command(name = "purge", mixinStandardHelpOptions = true,
@@ -23,20 +21,16 @@ final class PurgeCommand implements Callable<Integer> {
             description = "rows processed longer ago than this: 90s, 15m, 12h, 7d or PT1H30M")
     Duration olderThan;
 
-    @Option(names = "--json", description = "print JSON instead of a sentence")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Printing printing;
 
     @Override
     public Integer call() {
         try (Target.Session session = target.open()) {
             var q = session.queue(queue);
             long purged = session.admin().purge(q, olderThan);
-            var out = spec.commandLine().getOut();
-            out.print(json ? Output.countJson(session.binding().tableName(), q.name(), "purged", purged)
-                    : "purged " + purged + " processed row" + (purged == 1 ? "" : "s") + " of " + q + "\n");
+            printing.count(q, "purged", purged, "purged " + purged + " processed row" + (purged == 1 ? "" : "s")
+                    + " of " + q);
             return 0;
         }
     }

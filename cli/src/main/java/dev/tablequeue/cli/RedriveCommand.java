@@ -9,8 +9,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tablequeue redrive}: dead letters back into their queue. */
 @Command(name = "redrive", mixinStandardHelpOptions = true,
@@ -35,11 +33,8 @@ final class RedriveCommand implements Callable<Integer> {
             description = "only rows due longer ago than this: 90s, 15m, 12h, 7d or PT1H30M")
     Duration olderThan;
 
-    @Option(names = "--json", description = "print JSON instead of a sentence")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Printing printing;
 
     @Override
     public Integer call() {
@@ -50,9 +45,8 @@ final class RedriveCommand implements Callable<Integer> {
         try (Target.Session session = target.open()) {
             var q = session.queue(queue);
             long moved = session.admin().redrive(q, deadLetter.deadLetter(), which);
-            var out = spec.commandLine().getOut();
-            out.print(json ? Output.countJson(session.binding().tableName(), q.name(), "redriven", moved)
-                    : "redrove " + moved + " dead letter" + (moved == 1 ? "" : "s") + " into " + q + "\n");
+            printing.count(q, "redriven", moved, "redrove " + moved + " dead letter" + (moved == 1 ? "" : "s")
+                    + " into " + q);
             return 0;
         }
     }

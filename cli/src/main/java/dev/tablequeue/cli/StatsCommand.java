@@ -10,8 +10,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tablequeue stats}: the counts of a table's queues. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
@@ -28,11 +26,8 @@ final class StatsCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Target.DeadLetterOption deadLetter;
 
-    @Option(names = "--json", description = "print JSON instead of a table")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Printing printing;
 
     @Override
     public Integer call() {
@@ -47,8 +42,8 @@ final class StatsCommand implements Callable<Integer> {
             for (String name : names) {
                 stats.add(session.admin().stats(session.queue(name), dead));
             }
-            var out = spec.commandLine().getOut();
-            out.print(json ? Output.statsJson(session.binding().tableName(), stats) : Output.statsTable(stats));
+            printing.out().print(printing.json ? Output.statsJson(session.binding().tableName(), stats)
+                    : Output.statsTable(stats));
             return 0;
         }
     }

@@ -23,9 +23,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Pausing and resuming a subscription at run time, on each database and in every form it takes: a paused
  * subscription claims nothing while its deliveries in work finish and settle, and a resumed one claims at
- * once. Per-database classes name their {@link TestDatabase}.
+ * once. Per-database classes name their {@link TestDatabase}. The clock stands years ahead of the rows'
+ * default due times, so a row is due the moment it is written (a host clock a millisecond behind the
+ * database's would otherwise leave it for the next poll).
  */
-public abstract class PauseContract extends BrokerFixture {
+public abstract class PauseContract extends AdminFixture {
     /** Long enough to show a paused subscription claims nothing: many poll intervals. */
     private static final Duration QUIET = POLL.multipliedBy(10);
 
