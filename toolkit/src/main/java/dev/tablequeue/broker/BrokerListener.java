@@ -1,5 +1,7 @@
 package dev.tablequeue.broker;
 
+import java.time.Duration;
+
 /**
  * Observes what a broker does with deliveries: for metrics, logs and tests. Callbacks run on the broker's
  * threads and must return quickly. Every method has an empty default.
@@ -15,9 +17,31 @@ public interface BrokerListener {
     /** A row did not decode and the decode policy settled it. */
     default void decodeFailed(Delivery delivery, Throwable failure) {}
 
-    /** A row whose attempts are spent moved to the dead letter. */
+    /**
+     * A row whose attempts are spent moved to the dead letter. Reported on the thread that wrote it, just before
+     * {@link #settled} reports the same delivery (with the retry its handler answered), so a listener that
+     * counts retries can leave this one out.
+     */
     default void deadLettered(Delivery delivery, String destination) {}
 
     /** A claim failed; the loop backs off and claims again. */
     default void claimFailed(InboxQueue<?> queue, Throwable failure) {}
+
+    /**
+     * A claim ended: {@code rows} rows went into work ({@code 0} where it found none), and it took
+     * {@code took}, from its start (the wait for a connection included) until its rows' handlers started.
+     */
+    default void claimed(InboxQueue<?> queue, int rows, Duration took) {}
+
+    /**
+     * A delivery's handler returned, or threw or failed to decode and the failure policy answered: the outcome
+     * to be written, and how long the decoding and the handler took. Called before the outcome is written.
+     */
+    default void handled(Delivery delivery, Outcome outcome, Duration took) {}
+
+    /**
+     * The lease of a delivery in work was lost: the keeper found another claim's expiry on its row, or its
+     * settlement found the lease gone ({@link dev.tablequeue.LeaseLostException}). Reported once per delivery.
+     */
+    default void leaseLost(Delivery delivery) {}
 }

@@ -14,6 +14,14 @@ public interface Delivery {
     String queue();
 
     /**
+     * The table the row was claimed from, as messages name it (with its schema where it has one); empty
+     * where a delivery comes from no table.
+     */
+    default String table() {
+        return "";
+    }
+
+    /**
      * The attempt as it stood before this claim: the first delivery reads 1. Empty where the table has no
      * attempt column (or its value did not decode).
      */

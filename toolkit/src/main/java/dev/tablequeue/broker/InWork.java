@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
@@ -29,6 +30,8 @@ final class InWork implements Delivery {
     /** Set when the lock release was not confirmed, so the connection must end its session. */
     volatile boolean evicted;
     final AtomicReference<State> state = new AtomicReference<>(State.IN_WORK);
+    /** Set once the listener has been told this delivery's lease was lost. */
+    final AtomicBoolean leaseLostReported = new AtomicBoolean();
     /** Orders a lease extension and the settlement, which both read and move the token. */
     final ReentrantLock lock = new ReentrantLock();
 
@@ -55,6 +58,11 @@ final class InWork implements Delivery {
     @Override
     public String queue() {
         return subscription.queue.name();
+    }
+
+    @Override
+    public String table() {
+        return subscription.binding.tableName();
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
@@ -167,6 +168,60 @@ public final class QueueBroker {
         }
         state = State.STARTED;
         LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), opened.size());
+    }
+
+    /**
+     * Stops claiming for {@code queue}: returns once a claim in progress has put its rows into work, and from
+     * then on the subscription takes no row until {@link #resume}. Its deliveries in work finish and settle as
+     * before. Before {@link #start()}, the subscription starts paused.
+     *
+     * @throws IllegalArgumentException if this broker has no subscription to {@code queue}
+     */
+    public void pause(InboxQueue<?> queue) {
+        requireOpen("pause " + queue);
+        subscription(queue).pause();
+        LOG.info("tablequeue subscription {} paused", queue);
+    }
+
+    /**
+     * Claims for {@code queue} again, at once.
+     *
+     * @throws IllegalArgumentException if this broker has no subscription to {@code queue}
+     */
+    public void resume(InboxQueue<?> queue) {
+        requireOpen("resume " + queue);
+        subscription(queue).resume();
+        LOG.info("tablequeue subscription {} resumed", queue);
+    }
+
+    /** Whether the subscription to {@code queue} is paused. */
+    public boolean isPaused(InboxQueue<?> queue) {
+        return subscription(queue).paused();
+    }
+
+    /** How many deliveries of {@code queue} this broker has in work: claimed, and their outcome not yet written. */
+    public int inWork(InboxQueue<?> queue) {
+        return subscription(queue).inWork.size();
+    }
+
+    /** The queues this broker serves, in the order they were subscribed. */
+    public List<ServedQueue> queues() {
+        List<ServedQueue> queues = new ArrayList<>();
+        for (Subscription<?> s : subscriptions.values()) {
+            Mount<?> m = s.mount;
+            Optional<DeadLetter> deadLetter = m.deadLetterGroup != null ? Optional.of(DeadLetter.group(m.deadLetterGroup))
+                    : Optional.ofNullable(m.deadLetterTable).map(DeadLetter::table);
+            queues.add(new ServedQueue(s.queue, deadLetter, m.workers));
+        }
+        return List.copyOf(queues);
+    }
+
+    private Subscription<?> subscription(InboxQueue<?> queue) {
+        Subscription<?> s = subscriptions.get(key(queue));
+        if (s == null) {
+            throw new IllegalArgumentException("this broker has no subscription to queue " + queue);
+        }
+        return s;
     }
 
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */

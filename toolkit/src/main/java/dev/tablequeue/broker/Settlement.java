@@ -301,15 +301,25 @@ final class Settlement {
 
     private void succeeded(Plan plan) {
         InWork d = plan.d();
-        broker.listener.settled(d, plan.pending().outcome());
         if (plan.action().kind() == Kind.DEAD_LETTER) {
             broker.listener.deadLettered(d, destination());
         }
+        broker.listener.settled(d, plan.pending().outcome());
     }
 
     private void failed(Pending p, Throwable e) {
         LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+        if (e instanceof LeaseLostException) {
+            reportLeaseLost(p.d());
+        }
         broker.listener.settlementFailed(p.d(), p.outcome(), e);
+    }
+
+    /** Tells the listener, once per delivery, that its lease was lost. */
+    private void reportLeaseLost(InWork d) {
+        if (d.leaseLostReported.compareAndSet(false, true)) {
+            broker.listener.leaseLost(d);
+        }
     }
 
     private void report(List<Plan> plans, Map<Plan, Exception> lost) {
@@ -531,6 +541,7 @@ final class Settlement {
                 d.leaseHeld = until;
             } else {
                 LOG.warn("the lease of {} was lost: another claim may hold its row", d);
+                reportLeaseLost(d);
             }
         } finally {
             d.lock.unlock();

@@ -84,6 +84,13 @@ final class Subscription<T> {
     private String database;
     private ScheduledExecutorService keeper;
     private volatile boolean running;
+    /** Set by {@link #pause()}: the claim thread claims nothing until {@link #resume()}. */
+    private volatile boolean paused;
+    /**
+     * Held by the claim thread while a claim runs, until its rows are in work, so that {@link #pause()} can
+     * wait for a claim in progress.
+     */
+    private final ReentrantLock claimTurn = new ReentrantLock();
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
     /**
@@ -222,8 +229,18 @@ final class Subscription<T> {
     private void claimLoop() {
         long backoff = 0;
         while (running) {
+            long idle = wakeup.sequence();
             if (settlesInline) {
                 settler.writeQueued();
+            }
+            if (paused) {
+                // nothing is claimed; a resume, a stop or an outcome for this thread to write ends the wait
+                try {
+                    wakeup.await(idle, pollNanos);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                continue;
             }
             int free;
             try {
@@ -237,10 +254,11 @@ final class Subscription<T> {
             long seen = wakeup.sequence();
             dispatched = 0;
             try {
-                switch (binding.form()) {
-                    case ROW_LOCK -> claimRowLock(free);
-                    case LEASE -> claimLease(free);
-                    case ADVISORY -> claimAdvisory(free);
+                long began = System.nanoTime();
+                if (claimUnlessPaused(free)) {
+                    Duration took = Duration.ofNanos(System.nanoTime() - began);
+                    int rows = dispatched;
+                    tell(() -> broker.listener.claimed(queue, rows, took));
                 }
                 backoff = 0;
             } catch (InterruptedException e) {
@@ -270,6 +288,45 @@ final class Subscription<T> {
                 }
             }
         }
+    }
+
+    /** Claims rows for {@code free} workers, unless the subscription was paused meanwhile; false where it was. */
+    private boolean claimUnlessPaused(int free) throws Exception {
+        claimTurn.lock();
+        try {
+            if (paused) {
+                return false;
+            }
+            switch (binding.form()) {
+                case ROW_LOCK -> claimRowLock(free);
+                case LEASE -> claimLease(free);
+                case ADVISORY -> claimAdvisory(free);
+            }
+            return true;
+        } finally {
+            claimTurn.unlock();
+        }
+    }
+
+    /**
+     * Stops claiming: returns once a claim in progress has put its rows into work, and from then on nothing
+     * is claimed until {@link #resume()}. Deliveries in work finish and settle as before. Before the
+     * subscription starts, it makes it start paused.
+     */
+    void pause() {
+        paused = true;
+        claimTurn.lock();
+        claimTurn.unlock();
+    }
+
+    /** Claims again, at once. */
+    void resume() {
+        paused = false;
+        wakeup.wake();
+    }
+
+    boolean paused() {
+        return paused;
     }
 
     /** How many rows one claim may take for {@code free} workers: one where order or the service's claim needs it. */
@@ -646,7 +703,10 @@ final class Subscription<T> {
     private void start(InWork d) {
         inWork.add(d);
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
+            long began = System.nanoTime();
             Outcome outcome = outcome(d);
+            Duration took = Duration.ofNanos(System.nanoTime() - began);
+            tell(() -> broker.listener.handled(d, outcome, took));
             Settlement.Pending pending = new Settlement.Pending(d, outcome);
             if (settlesInline) {
                 // queued before the worker is free, so the claim thread it wakes finds it
@@ -733,6 +793,15 @@ final class Subscription<T> {
         } catch (Exception | Error e) {
             LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
             return policy(mount.onHandlerFailure, d, e);
+        }
+    }
+
+    /** Runs a listener callback; one that throws is logged, so it never stops a claim or a settlement. */
+    private void tell(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.warn("a broker listener of {} threw: {}", queue, e.toString());
         }
     }
 

@@ -19,7 +19,9 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.SQLDialect;
+import org.jooq.Select;
 import org.jooq.SelectField;
+import org.jooq.SelectForUpdateStep;
 import org.jooq.SortField;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -164,6 +166,14 @@ public abstract class JooqQueueDialect implements QueueDialect {
             }
         }
         return parts.size() == 1 ? parts.get(0) : DSL.concat(parts.toArray(Field[]::new));
+    }
+
+    /**
+     * {@code select}, locking the rows it reads until its transaction ends: {@code FOR UPDATE}. A database that
+     * takes one writer at a time, whose transaction opening takes the write lock, overrides this.
+     */
+    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
+        return select.forUpdate();
     }
 
     /** The binding's table, typed for jOOQ's DSL. */

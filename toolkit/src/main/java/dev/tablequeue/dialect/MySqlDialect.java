@@ -281,6 +281,13 @@ public final class MySqlDialect extends JooqQueueDialect {
         return LocalDateTime.ofInstant(instant.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
     }
 
+    /** Reads a UTC {@link LocalDateTime}, for every time column, as {@link #timeValue} writes it. */
+    @Override
+    public Instant readTime(java.sql.ResultSet rs, int index, Field<?> column) throws java.sql.SQLException {
+        LocalDateTime time = rs.getObject(index, LocalDateTime.class);
+        return time == null ? null : time.toInstant(ZoneOffset.UTC);
+    }
+
     /**
      * Prepares on the server: MySQL's and MariaDB's drivers prepare on the client unless told otherwise, so a
      * server-side {@code PREPARE} checks the statement's tables and columns.

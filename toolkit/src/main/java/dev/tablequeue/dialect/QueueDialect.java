@@ -133,6 +133,21 @@ public interface QueueDialect {
     /** The JDBC value of {@code instant} for a statement that compares it with or writes it to {@code column}. */
     Object timeValue(Field<?> column, Instant instant);
 
+    /**
+     * Reads a time a statement returns: a value of {@code column} (a time column of the binding), or the
+     * database's "now" where {@code column} is {@link #databaseNow()}; null for SQL NULL. The inverse of
+     * {@link #timeValue}: the default reads an {@code OffsetDateTime}, or a {@code LocalDateTime} as UTC where
+     * the column's Java type is {@code LocalDateTime}, so the result does not depend on the JVM's time zone.
+     */
+    default Instant readTime(java.sql.ResultSet rs, int index, Field<?> column) throws java.sql.SQLException {
+        if (column != null && column.getType() == java.time.LocalDateTime.class) {
+            java.time.LocalDateTime time = rs.getObject(index, java.time.LocalDateTime.class);
+            return time == null ? null : time.toInstant(java.time.ZoneOffset.UTC);
+        }
+        java.time.OffsetDateTime time = rs.getObject(index, java.time.OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
+    }
+
     /** The JDBC value of a delay added to the database's clock. */
     Object delayValue(Duration delay);
 

@@ -6,6 +6,8 @@ import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,6 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
+import org.jooq.Select;
+import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -185,6 +189,12 @@ public final class SqliteDialect extends JooqQueueDialect {
         return true;
     }
 
+    /** The select as it is: SQLite has no {@code FOR UPDATE}, and a transaction opened here holds the write lock. */
+    @Override
+    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
+        return select;
+    }
+
     // ---- transactions ----
 
     /**
@@ -215,6 +225,13 @@ public final class SqliteDialect extends JooqQueueDialect {
     @Override
     public Object timeValue(Field<?> column, Instant instant) {
         return SqliteTime.format(instant);
+    }
+
+    /** Reads the text of {@link SqliteTime}'s layout, whatever the column's Java type. */
+    @Override
+    public Instant readTime(ResultSet rs, int index, Field<?> column) throws SQLException {
+        String text = rs.getString(index);
+        return text == null ? null : SqliteTime.parse(text).toInstant();
     }
 
     /** A {@code strftime} modifier of whole milliseconds: {@code '+12.345 seconds'}. */

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The command line on Sqlite. */
+class SqliteCliTest extends CliContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

@@ -1,0 +1,404 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.ClockSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.AdminStatements;
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueDialects;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+import org.jooq.ConnectionProvider;
+import org.jooq.DSLContext;
+import org.jooq.Table;
+import org.jooq.impl.DataSourceConnectionProvider;
+
+/**
+ * Looks into a service's queue tables and repairs them: counts per queue, dead letters moved back into their
+ * queue, acknowledged rows purged, and (given a broker) subscriptions paused and resumed.
+ *
+ * <pre>{@code
+ * QueueAdmin admin = QueueAdmin.of(dataSource);
+ * InboxQueue<EmailJobsRecord> emails = InboxQueue.of(SEND_EMAIL, "emails");
+ * QueueStats stats = admin.stats(emails, DeadLetter.group("escalated"));
+ * admin.redrive(emails, DeadLetter.group("escalated"), Redrive.all());
+ * admin.purge(emails, Duration.ofDays(7));
+ * }</pre>
+ *
+ * <p>Its statements are built with jOOQ from the binding's columns ({@link AdminStatements}) and read a row's
+ * state by the conditions the claims use, with "now" from the binding's clock: the admin's clock (the host's,
+ * or the broker's) or the database's. Times are read back by the dialect, so ages do not depend on the JVM's
+ * time zone.
+ */
+public final class QueueAdmin {
+    /** How many rows one statement of a redrive names: the ids of an IN list. */
+    static final int BATCH = 500;
+
+    private final ConnectionProvider connections;
+    private final QueueDialect dialect;
+    private final Clock clock;
+    private final QueueBroker broker;
+
+    private QueueAdmin(ConnectionProvider connections, QueueDialect dialect, Clock clock, QueueBroker broker) {
+        this.connections = connections;
+        this.dialect = dialect;
+        this.clock = clock;
+        this.broker = broker;
+    }
+
+    /** An admin on {@code dataSource}'s database, whose dialect it detects now. */
+    public static QueueAdmin of(DataSource dataSource) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        return of(new DataSourceConnectionProvider(dataSource));
+    }
+
+    /** An admin on the connections of {@code ctx}, whose database's dialect it detects now. */
+    public static QueueAdmin of(DSLContext ctx) {
+        return of(ctx.configuration().connectionProvider());
+    }
+
+    /**
+     * An admin of {@code broker}'s queues: on its pool, dialect and clock. It reads the dead letter each
+     * subscription declares, counts the broker's deliveries in work, and pauses and resumes subscriptions.
+     */
+    public static QueueAdmin of(QueueBroker broker) {
+        return new QueueAdmin(new DataSourceConnectionProvider(broker.dataSource), broker.dialect, broker.clock, broker);
+    }
+
+    private static QueueAdmin of(ConnectionProvider connections) {
+        Connection c = acquire(connections);
+        try {
+            return new QueueAdmin(connections, QueueDialects.detect(c), Clock.systemUTC(), null);
+        } catch (SQLException e) {
+            throw new TableQueueException("cannot detect the database's dialect: " + e.getMessage(), e);
+        } finally {
+            connections.release(c);
+        }
+    }
+
+    /** This admin reading "now" from {@code clock} (the host clock's default is the system's UTC clock). */
+    public QueueAdmin withClock(Clock clock) {
+        return new QueueAdmin(connections, dialect, Objects.requireNonNull(clock, "clock"), broker);
+    }
+
+    /** The dialect of the admin's database. */
+    public QueueDialect dialect() {
+        return dialect;
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /**
+     * The groups (queues) the rows of {@code binding}'s table are in, in order, dead-letter groups included.
+     *
+     * @throws dev.tablequeue.dialect.DialectException where the table has no group column
+     */
+    public List<String> groups(RoleBinding<?> binding) {
+        Statement groups = AdminStatements.of(dialect, binding).groups();
+        return withConnection(c -> query(c, groups, new Binds(), binding, null, rs -> {
+            List<String> names = new ArrayList<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            return names;
+        }));
+    }
+
+    /**
+     * The counts of {@code queue}, with its dead letter as its subscription on the admin's broker declares it
+     * (none known without a broker or a subscription).
+     */
+    public QueueStats stats(InboxQueue<?> queue) {
+        return stats(queue, declaredDeadLetter(queue).orElse(null));
+    }
+
+    /** The counts of {@code queue}, whose rows go to {@code deadLetter} (null where it has none). */
+    public QueueStats stats(InboxQueue<?> queue, DeadLetter deadLetter) {
+        RoleBinding<?> b = queue.binding();
+        AdminStatements statements = AdminStatements.of(dialect, b);
+        Instant now = clock.instant();
+        return withConnection(c -> {
+            Binds binds = new Binds().group(queue.group()).now(now);
+            Counts counts = query(c, statements.stats(), binds, b, queue, rs -> {
+                rs.next();
+                Instant oldest = b.column(Role.RETRY_AFTER).isPresent()
+                        ? dialect.readTime(rs, 5, b.column(Role.RETRY_AFTER).get())
+                        : null;
+                Instant reference = b.clock() == ClockSource.DATABASE ? dialect.readTime(rs, 6, dialect.databaseNow())
+                        : now;
+                return new Counts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), oldest, reference);
+            });
+            SortedMap<Integer, Long> attempts = new TreeMap<>();
+            if (b.has(Role.ATTEMPT)) {
+                query(c, statements.attempts(), binds, b, queue, rs -> {
+                    while (rs.next()) {
+                        attempts.put(rs.getInt(1), rs.getLong(2));
+                    }
+                    return null;
+                });
+            }
+            OptionalLong dead = deadLetter == null ? OptionalLong.empty()
+                    : OptionalLong.of(countDead(c, statements, queue, deadLetter));
+            return new QueueStats(b.tableName(), queue.name(), counts.pending(), counts.scheduled(), inWork(queue, counts),
+                    dead, counts.processed(), counts.oldestAge(), attempts);
+        });
+    }
+
+    /** One row of the stats statement. */
+    private record Counts(long pending, long scheduled, long leased, long processed, Instant oldest, Instant now) {
+        Optional<Duration> oldestAge() {
+            if (oldest == null) {
+                return Optional.empty();
+            }
+            Duration age = Duration.between(oldest, now);
+            return Optional.of(age.isNegative() ? Duration.ZERO : age);
+        }
+    }
+
+    private OptionalLong inWork(InboxQueue<?> queue, Counts counts) {
+        if (queue.binding().form() == Form.LEASE) {
+            return OptionalLong.of(counts.leased());
+        }
+        if (serves(queue)) {
+            return OptionalLong.of(broker.inWork(queue));
+        }
+        return OptionalLong.empty();
+    }
+
+    private long countDead(Connection c, AdminStatements statements, InboxQueue<?> queue, DeadLetter deadLetter)
+            throws SQLException {
+        return switch (deadLetter) {
+            case DeadLetter.ToGroup g -> query(c, statements.deadInGroup(), new Binds().group(g.group()),
+                    queue.binding(), queue, QueueAdmin::firstLong);
+            case DeadLetter.ToTable t -> query(c, statements.deadInTable(t.table()), new Binds().group(queue.group()),
+                    queue.binding(), queue, QueueAdmin::firstLong);
+        };
+    }
+
+    // ------------------------------------------------------------------ repairs
+
+    /**
+     * Moves the dead letters {@code which} selects back into {@code queue}, from the dead letter its
+     * subscription on the admin's broker declares.
+     *
+     * @throws IllegalArgumentException where the admin has no broker, or its subscription declares no dead letter
+     */
+    public long redrive(InboxQueue<?> queue, Redrive which) {
+        DeadLetter from = declaredDeadLetter(queue).orElseThrow(() -> new IllegalArgumentException("no dead letter"
+                + " is declared for queue " + queue + " on this admin's broker: name it (DeadLetter.group(..) or"
+                + " DeadLetter.table(..))"));
+        return redrive(queue, from, which);
+    }
+
+    /**
+     * Moves the dead letters {@code which} selects from {@code from} back into {@code queue}: each row's attempt
+     * starts again at 1 and its lease is cleared, so it is due as it was before its last delivery. Rows in a
+     * dead-letter group that a lease holds, or that were acknowledged there, stay. From a dead-letter table, the
+     * rows are copied back and deleted in one transaction per batch, by the ids it locked, so a row is moved once
+     * or not at all.
+     *
+     * @return how many rows moved
+     */
+    public long redrive(InboxQueue<?> queue, DeadLetter from, Redrive which) {
+        Objects.requireNonNull(from, "from");
+        RoleBinding<?> b = queue.binding();
+        AdminStatements statements = AdminStatements.of(dialect, b);
+        Instant now = clock.instant();
+        Instant cutoff = which.olderThan().map(now::minus).orElse(null);
+        List<Object> ids = which.ids().stream().<Object>map(id -> b.id().getDataType().convert(id)).toList();
+        return withConnection(c -> switch (from) {
+            case DeadLetter.ToGroup g -> redriveGroup(c, statements, queue, g.group(), ids, now, cutoff);
+            case DeadLetter.ToTable t -> redriveTable(c, statements, queue, t.table(), ids, cutoff);
+        });
+    }
+
+    private long redriveGroup(Connection c, AdminStatements statements, InboxQueue<?> queue, String dead,
+            List<Object> ids, Instant now, Instant cutoff) throws SQLException {
+        Binds binds = new Binds().group(dead).destination(queue.group()).now(now).retryAt(cutoff);
+        if (ids.isEmpty()) {
+            return update(c, statements.redriveGroup(0, cutoff != null), binds, queue);
+        }
+        long moved = 0;
+        for (List<Object> batch : batches(ids)) {
+            moved += update(c, statements.redriveGroup(batch.size(), cutoff != null), binds.ids(batch), queue);
+        }
+        return moved;
+    }
+
+    private long redriveTable(Connection c, AdminStatements statements, InboxQueue<?> queue, Table<?> dead,
+            List<Object> ids, Instant cutoff) throws SQLException {
+        TransactionOpening opening = dialect.transactionOpening(queue.binding());
+        List<List<Object>> named = ids.isEmpty() ? null : batches(ids);
+        long moved = 0;
+        for (int round = 0; named == null || round < named.size(); round++) {
+            List<Object> batch = named == null ? List.of() : named.get(round);
+            Binds select = new Binds().group(queue.group()).retryAt(cutoff).ids(batch).limit(BATCH);
+            Transactions.begin(c, opening);
+            try {
+                List<Object> locked = query(c, statements.deadIds(dead, batch.size(), cutoff != null), select,
+                        queue.binding(), queue, rs -> {
+                            List<Object> found = new ArrayList<>();
+                            while (rs.next()) {
+                                found.add(rs.getObject(1));
+                            }
+                            return found;
+                        });
+                if (!locked.isEmpty()) {
+                    moveBack(c, statements, queue, dead, locked);
+                }
+                Transactions.commit(c, opening);
+                moved += locked.size();
+                if (named == null && locked.size() < BATCH) {
+                    break;
+                }
+            } catch (SQLException | RuntimeException e) {
+                Transactions.rollbackQuietly(c, opening);
+                throw e;
+            }
+        }
+        return moved;
+    }
+
+    /** Copies the rows {@code ids} names back into the queue table and deletes them from {@code dead}. */
+    private void moveBack(Connection c, AdminStatements statements, InboxQueue<?> queue, Table<?> dead,
+            List<Object> ids) throws SQLException {
+        Binds byId = new Binds().ids(ids);
+        int copied = update(c, statements.copyBack(dead, ids.size()), byId, queue);
+        int deleted = update(c, statements.deleteDead(dead, ids.size()), byId, queue);
+        if (copied != ids.size() || deleted != ids.size()) {
+            throw new TableQueueException("queue " + queue + ": the redrive from dead-letter table \"" + dead.getName()
+                    + "\" locked " + ids.size() + " rows but copied " + copied + " and deleted " + deleted
+                    + "; it was rolled back, and no row of this batch moved");
+        }
+    }
+
+    /**
+     * Deletes the acknowledged rows of {@code queue} processed longer than {@code olderThan} ago.
+     *
+     * @return how many rows it deleted
+     * @throws dev.tablequeue.dialect.DialectException where the table has no processedAt column
+     */
+    public long purge(InboxQueue<?> queue, Duration olderThan) {
+        if (olderThan.isNegative()) {
+            throw new IllegalArgumentException("a purge's age cannot be negative: " + olderThan);
+        }
+        Statement purge = AdminStatements.of(dialect, queue.binding()).purge();
+        Binds binds = new Binds().group(queue.group()).retryAt(clock.instant().minus(olderThan));
+        return withConnection(c -> update(c, purge, binds, queue));
+    }
+
+    // ------------------------------------------------------------------ subscriptions
+
+    /** Pauses the subscription to {@code queue} on the admin's broker: see {@link QueueBroker#pause}. */
+    public void pause(InboxQueue<?> queue) {
+        requireBroker("pause " + queue).pause(queue);
+    }
+
+    /** Resumes the subscription to {@code queue} on the admin's broker: see {@link QueueBroker#resume}. */
+    public void resume(InboxQueue<?> queue) {
+        requireBroker("resume " + queue).resume(queue);
+    }
+
+    /** Whether the subscription to {@code queue} on the admin's broker is paused. */
+    public boolean isPaused(InboxQueue<?> queue) {
+        return requireBroker("read whether " + queue + " is paused").isPaused(queue);
+    }
+
+    private QueueBroker requireBroker(String action) {
+        if (broker == null) {
+            throw new IllegalStateException("this admin has no broker (QueueAdmin.of(broker) gives it one): cannot "
+                    + action);
+        }
+        return broker;
+    }
+
+    private boolean serves(InboxQueue<?> queue) {
+        return broker != null && broker.queues().stream().anyMatch(s -> s.queue().equals(queue));
+    }
+
+    private Optional<DeadLetter> declaredDeadLetter(InboxQueue<?> queue) {
+        if (broker == null) {
+            return Optional.empty();
+        }
+        return broker.queues().stream().filter(s -> s.queue().equals(queue)).findFirst()
+                .flatMap(ServedQueue::deadLetter);
+    }
+
+    // ------------------------------------------------------------------ JDBC
+
+    private interface Work<V> {
+        V run(Connection c) throws SQLException;
+    }
+
+    private <V> V withConnection(Work<V> work) {
+        Connection c = acquire(connections);
+        try {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new TableQueueException("the queue admin's connection failed: " + e.getMessage(), e);
+        } finally {
+            connections.release(c);
+        }
+    }
+
+    private static Connection acquire(ConnectionProvider connections) {
+        try {
+            return connections.acquire();
+        } catch (RuntimeException e) {
+            throw new TableQueueException("the queue admin cannot connect to the database: " + e.getMessage(), e);
+        }
+    }
+
+    private <V> V query(Connection c, Statement statement, Binds binds, RoleBinding<?> binding, InboxQueue<?> queue,
+            Jdbc.Reader<V> reader) {
+        try {
+            return Jdbc.query(c, statement, binds, dialect, reader);
+        } catch (SQLException e) {
+            throw failed(statement, binding, queue, e);
+        }
+    }
+
+    private int update(Connection c, Statement statement, Binds binds, InboxQueue<?> queue) {
+        try {
+            return Jdbc.update(c, statement, binds, dialect);
+        } catch (SQLException e) {
+            throw failed(statement, queue.binding(), queue, e);
+        }
+    }
+
+    private TableQueueException failed(Statement statement, RoleBinding<?> binding, InboxQueue<?> queue,
+            SQLException e) {
+        return new TableQueueException((queue == null ? "" : "queue " + queue + ": ") + "the " + statement.purpose()
+                + " statement of table \"" + binding.tableName() + "\" failed on " + dialect.name() + ": "
+                + e.getMessage() + " [SQL: " + statement.sql() + "]", e);
+    }
+
+    private static long firstLong(java.sql.ResultSet rs) throws SQLException {
+        rs.next();
+        return rs.getLong(1);
+    }
+
+    private static List<List<Object>> batches(List<Object> ids) {
+        List<List<Object>> batches = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i += BATCH) {
+            batches.add(ids.subList(i, Math.min(ids.size(), i + BATCH)));
+        }
+        return batches;
+    }
+}
