@@ -2,19 +2,26 @@ package dev.tablequeue.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * How long leases hold, how soon a row that returns to the queue is claimed again, what a failed settlement
@@ -49,6 +56,72 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         assertThat(seen).hasSize(6);
         assertThat(seen.values()).containsOnly(1);
         assertThat(failures).isEmpty();
+    }
+
+    // ================================================================ wake-ups
+
+    /** A poll interval no test waits for: a row claimed within {@link #SOON} was woken, not polled. */
+    private static final Duration LONG_POLL = Duration.ofSeconds(60);
+    private static final Duration SOON = Duration.ofSeconds(10);
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_row_returned_by_a_retry_or_a_due_retry_after_is_claimed_again_without_waiting_for_the_poll(
+            Form form) {
+        assumeTrue(forms().contains(form), () -> database() + " does not take the " + form + " form");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = longPollBroker(new BrokerListener() {});
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return switch (attempts.size()) {
+                case 1 -> Outcome.retry();
+                case 2 -> Outcome.retryAfter(Duration.ZERO);
+                case 3 -> Outcome.retryAfter(Duration.ofMillis(300));
+                default -> Outcome.ack();
+            };
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        await().atMost(SOON).untilAsserted(() -> assertThat(attempts).containsExactly(1, 2, 3, 4));
+        await().atMost(SOON).until(() -> count(t, "processed_at is not null") == 1);
+    }
+
+    @Test
+    public final void the_rows_of_a_row_lock_claim_rolled_back_by_a_failed_settlement_are_claimed_again_at_once() {
+        assumeTrue(forms().contains(Form.ROW_LOCK), () -> database() + " takes no row locks");
+        Jobs t = newTable();
+        AtomicBoolean failOnce = new AtomicBoolean(true);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .own(Event.ACK, (ctx, id) -> {
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) id)).execute();
+                    if (failOnce.getAndSet(false)) {
+                        ctx.execute("update no_such_table set x = 1");
+                    }
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = longPollBroker(settlementFailuresInto(failures));
+        List<Object> delivered = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(2).handle((job, d) -> {
+            delivered.add(d.id());
+            return Outcome.ack();
+        });
+        broker.start();
+        broker.publisher().publishAll(b, List.of(Message.of("emails", new Job(1, "mail")),
+                Message.of("emails", new Job(2, "mail"))));
+        await().atMost(SOON).until(() -> count(t, "grp = 'sent'") == 2);
+        assertThat(failures).hasSize(2);
+        assertThat(delivered).hasSize(4);
+    }
+
+    private QueueBroker longPollBroker(BrokerListener listener) {
+        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(LONG_POLL).listener(listener)
+                .drainTimeout(Duration.ofSeconds(10)).build();
+        brokers.add(broker);
+        return broker;
     }
 
     private QueueBroker leaseBroker(Duration lease, BrokerListener listener) {

@@ -140,11 +140,13 @@ final class Settlement {
             } catch (SettlementFailure e) {
                 Transactions.rollbackQuietly(c, statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
+                subscription.returned(Duration.ZERO);
                 rolledBack(plans, e.plan, e.getCause());
                 return;
             } catch (SQLException | RuntimeException e) {
                 Transactions.rollbackQuietly(c, statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
+                subscription.returned(Duration.ZERO);
                 rolledBack(plans, null, e);
                 return;
             }
@@ -301,6 +303,11 @@ final class Settlement {
 
     private void succeeded(Plan plan) {
         InWork d = plan.d();
+        switch (plan.action().kind()) {
+            case RETRY -> subscription.returned(Duration.ZERO);
+            case RETRY_AFTER -> subscription.returned(plan.action().delay());
+            default -> { }
+        }
         broker.listener.settled(d, plan.pending().outcome());
         if (plan.action().kind() == Kind.DEAD_LETTER) {
             broker.listener.deadLettered(d, destination());

@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,6 +34,11 @@ final class Wakeup {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Wakes every waiting worker {@code nanos} from now (on the JDK's shared delay scheduler). */
+    void wakeAfter(long nanos) {
+        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, Runnable::run).execute(this::wake);
     }
 
     /** Waits up to {@code nanos} unless the sequence has moved past {@code seen}; true if woken. */
