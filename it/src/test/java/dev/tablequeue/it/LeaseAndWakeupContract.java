@@ -1,9 +1,11 @@
 package dev.tablequeue.it;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
@@ -12,12 +14,15 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,6 +120,50 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         await().atMost(SOON).until(() -> count(t, "grp = 'sent'") == 2);
         assertThat(failures).hasSize(2);
         assertThat(delivered).hasSize(4);
+    }
+
+    // ================================================================ settlement failures
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_settlement_statement_that_fails_reaches_the_listener_naming_the_outcome_row_table_and_sql(
+            Form form) throws Exception {
+        assumeTrue(forms().contains(form), () -> database() + " does not take the " + form + " form");
+        Jobs t = newTable();
+        Jobs dead = newTable();
+        long id = insertJobs(t, 1).get(0);
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(settlementFailuresInto(failures));
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicInteger deliveries = new AtomicInteger();
+        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).maxAttempts(1)
+                .deadLetterTable(dead).handle((job, d) -> {
+                    if (deliveries.incrementAndGet() > 1) {
+                        return Outcome.ack();
+                    }
+                    holding.countDown();
+                    letGo.await(PATIENCE.toSeconds(), SECONDS);
+                    return Outcome.retry();
+                });
+        broker.start();
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        // the dead letter table goes away under the running subscription: the move into it fails
+        db.execute("DROP TABLE " + dead.getName());
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> failures.containsKey(id));
+        Throwable failure = failures.get(id);
+        assertThat(failure).isInstanceOf(SettlementException.class)
+                .hasMessageContaining("retry")
+                .hasMessageContaining("row " + id)
+                .hasMessageContaining("\"" + t.getName() + "\"")
+                .hasMessageContaining("dead letter copy")
+                .hasCauseInstanceOf(SQLException.class);
+        SettlementException settlement = (SettlementException) failure;
+        assertThat(settlement.table()).isEqualTo(t.getName());
+        assertThat(settlement.rowId()).isEqualTo(id);
+        assertThat(settlement.sql()).containsIgnoringCase(dead.getName());
+        assertThat(failure.getMessage()).contains(settlement.sql());
     }
 
     private QueueBroker longPollBroker(BrokerListener listener) {

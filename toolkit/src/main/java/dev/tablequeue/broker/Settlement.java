@@ -3,6 +3,8 @@ package dev.tablequeue.broker;
 import dev.tablequeue.BatchRolledBackException;
 import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.LeaseLostException;
+import dev.tablequeue.SettlementException;
+import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Own;
 import dev.tablequeue.binding.Role;
@@ -147,7 +149,7 @@ final class Settlement {
                 Transactions.rollbackQuietly(c, statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
                 subscription.returned(Duration.ZERO);
-                rolledBack(plans, null, e);
+                rolledBack(plans, null, e instanceof SQLException ? statementFailed(plans, "commit", null, e) : e);
                 return;
             }
             group.end(ClaimGroup.State.SETTLED);
@@ -314,8 +316,14 @@ final class Settlement {
         }
     }
 
-    private void failed(Pending p, Throwable e) {
-        LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+    private void failed(Pending p, Throwable cause) {
+        Throwable e = cause instanceof TableQueueException || cause instanceof Error ? cause
+                : statementFailed(p, "settlement", null, cause);
+        if (e instanceof SettlementException) {
+            LOG.warn("{}", e.getMessage());
+        } else {
+            LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+        }
         broker.listener.settlementFailed(p.d(), p.outcome(), e);
     }
 
@@ -410,11 +418,16 @@ final class Settlement {
      */
     private void write(Connection c, Plan plan, boolean token) throws SQLException {
         if (plan.event() != null) {
-            runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+            runOwnNamed(c, plan);
             return;
         }
         for (Statement statement : plan.run()) {
-            int changed = Jdbc.update(c, statement, plan.binds(), dialect);
+            int changed;
+            try {
+                changed = Jdbc.update(c, statement, plan.binds(), dialect);
+            } catch (SQLException e) {
+                throw statementFailed(List.of(plan), statement.purpose(), statement.sql(), e);
+            }
             if (token && changed == 0) {
                 throw leaseLost(plan, statement);
             }
@@ -445,7 +458,7 @@ final class Settlement {
         for (Plan plan : plans) {
             if (plan.event() != null) {
                 try {
-                    runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+                    runOwnNamed(c, plan);
                 } catch (RuntimeException e) {
                     throw new SettlementFailure(plan, e);
                 }
@@ -479,7 +492,8 @@ final class Settlement {
             try {
                 return new int[] {Jdbc.update(c, statement, batch.get(0).binds(), dialect)};
             } catch (SQLException e) {
-                throw new SettlementFailure(batch.get(0), e);
+                throw new SettlementFailure(batch.get(0),
+                        statementFailed(batch, statement.purpose(), statement.sql(), e));
             }
         }
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
@@ -492,9 +506,46 @@ final class Settlement {
             } catch (BatchUpdateException e) {
                 int[] done = e.getUpdateCounts();
                 Plan culprit = done != null && done.length < batch.size() ? batch.get(done.length) : null;
-                throw new SettlementFailure(culprit, e);
+                throw new SettlementFailure(culprit, statementFailed(culprit != null ? List.of(culprit) : batch,
+                        statement.purpose(), statement.sql(), e));
             }
         }
+    }
+
+    /** Runs the service's own event of {@code plan}; its failure names the outcome, the row and the event. */
+    private void runOwnNamed(Connection c, Plan plan) {
+        try {
+            runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+        } catch (TableQueueException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw statementFailed(List.of(plan), "own " + plan.event().name().toLowerCase().replace('_', ' '), null, e);
+        }
+    }
+
+    /**
+     * The failure of a statement that wrote {@code plans}' outcomes: naming the outcome, the row and the table
+     * where it wrote one, the rows where it wrote several, and the statement with its SQL.
+     */
+    private SettlementException statementFailed(List<Plan> plans, String statement, String sql, Throwable cause) {
+        if (plans.size() == 1) {
+            return statementFailed(plans.get(0).pending(), statement, sql, cause);
+        }
+        List<Object> ids = plans.stream().map(p -> p.d().id()).toList();
+        return new SettlementException("the outcomes of rows " + ids + " of table \"" + binding.tableName()
+                + "\" (queue " + subscription.queue + ") were not written: " + failure(statement, sql, cause),
+                binding.tableName(), null, statement, sql, cause);
+    }
+
+    private SettlementException statementFailed(Pending p, String statement, String sql, Throwable cause) {
+        return new SettlementException("the " + describe(p.outcome()) + " of row " + p.d().id() + " of table \""
+                + binding.tableName() + "\" (queue " + subscription.queue + ") was not written: "
+                + failure(statement, sql, cause), binding.tableName(), p.d().id(), statement, sql, cause);
+    }
+
+    private static String failure(String statement, String sql, Throwable cause) {
+        return "its " + statement + (sql != null ? " statement" : "") + " failed: " + cause.getMessage()
+                + (sql != null ? " [SQL: " + sql + "]" : "");
     }
 
     private LeaseLostException leaseLost(Plan plan, Statement statement) {
