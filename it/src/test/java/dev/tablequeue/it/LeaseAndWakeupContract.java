@@ -2,9 +2,11 @@ package dev.tablequeue.it;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.tablequeue.SchemaException;
 import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
@@ -164,6 +166,33 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         assertThat(settlement.rowId()).isEqualTo(id);
         assertThat(settlement.sql()).containsIgnoringCase(dead.getName());
         assertThat(failure.getMessage()).contains(settlement.sql());
+    }
+
+    // ================================================================ start
+
+    @Test
+    public final void a_data_column_the_table_lacks_stops_the_start_naming_the_table_the_column_and_the_insert() {
+        Jobs t = newTable();
+        db.execute("ALTER TABLE " + t.getName() + " DROP COLUMN note");
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT)
+                .payload(t.PAYLOAD).lease(t.LOCKED_UNTIL).data(t.NOTE).build();
+        QueueBroker subscribed = broker();
+        subscribed.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(subscribed::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("\"" + t.getName() + "\"")
+                .hasMessageContaining("note")
+                .hasMessageContaining("insert");
+
+        // a route into the table, with no subscription on it, is checked too
+        QueueBroker routed = QueueBroker.builder(pool).route("emails", b).build();
+        brokers.add(routed);
+        assertThatThrownBy(routed::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("\"" + t.getName() + "\"")
+                .hasMessageContaining("note")
+                .hasMessageContaining("insert")
+                .hasMessageContaining("route \"emails\"");
     }
 
     private QueueBroker longPollBroker(BrokerListener listener) {

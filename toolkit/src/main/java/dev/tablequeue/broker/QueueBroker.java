@@ -143,7 +143,8 @@ public final class QueueBroker {
      * Opens every subscription: checks its declaration, builds and prepares its statements on the server,
      * then starts claiming. Nothing starts if one subscription fails to open.
      *
-     * @throws dev.tablequeue.SchemaException for a table or column the database lacks
+     * @throws dev.tablequeue.SchemaException for a table or column the database lacks, in a statement a
+     *     subscription runs or in the insert a publish into a subscribed or routed table runs
      * @throws dev.tablequeue.DeclarationException for settings a table cannot carry
      */
     public synchronized void start() {
@@ -154,6 +155,7 @@ public final class QueueBroker {
                 s.open(c);
                 opened.add(s);
             }
+            prepareInserts(c);
         } catch (SQLException e) {
             throw new TableQueueException("cannot open subscriptions: " + e.getMessage(), e);
         }
@@ -167,6 +169,25 @@ public final class QueueBroker {
         }
         state = State.STARTED;
         LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), opened.size());
+    }
+
+    /**
+     * Prepares the insert of every table this broker's subscriptions read and its routes lead to (where the
+     * route has no insert of its own), so a column a binding writes and its table lacks stops the start
+     * rather than the first publish.
+     */
+    private void prepareInserts(Connection c) {
+        Map<RoleBinding<?>, String> users = new LinkedHashMap<>();
+        for (Subscription<?> s : subscriptions.values()) {
+            users.putIfAbsent(s.binding, "queue " + s.queue);
+        }
+        routes.forEach((name, route) -> {
+            if (route.insert() == null) {
+                users.putIfAbsent(route.binding(), "route \"" + name + "\"");
+            }
+        });
+        users.forEach((binding, user) -> Statements.prepare(dialect, c, insert(binding), binding.tableName(),
+                user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
     }
 
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
