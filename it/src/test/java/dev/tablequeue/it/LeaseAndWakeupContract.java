@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.DeclarationException;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
@@ -16,7 +18,11 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.testkit.LiveDatabase;
+import java.io.PrintWriter;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -193,6 +200,127 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
                 .hasMessageContaining("note")
                 .hasMessageContaining("insert")
                 .hasMessageContaining("route \"emails\"");
+    }
+
+    // ================================================================ the connection budget
+
+    @Test
+    public final void listen_notify_on_a_pool_that_would_leave_the_claims_no_connection_is_refused_at_build() {
+        assumeTrue(engine() == LiveDatabase.Engine.POSTGRES, "notifications are PostgreSQL's");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ROW_LOCK);
+        try (HikariDataSource two = db.pool(2)) {
+            // the listener keeps one of the two, and one always stays free for handlers and publishes
+            assertThatThrownBy(() -> QueueBroker.builder(two).listenNotify().build())
+                    .isInstanceOf(DeclarationException.class)
+                    .hasMessageContaining("listenNotify()")
+                    .hasMessageContaining("pool of 2");
+            assertThatThrownBy(() -> QueueBroker.builder(pool).poolSize(2).listenNotify().build())
+                    .isInstanceOf(DeclarationException.class)
+                    .hasMessageContaining("listenNotify()");
+        }
+        try (HikariDataSource three = db.pool(3)) {
+            QueueBroker broker = QueueBroker.builder(three).clock(clock).pollInterval(LONG_POLL).listenNotify()
+                    .build();
+            brokers.add(broker);
+            List<Integer> handled = new CopyOnWriteArrayList<>();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+                handled.add(job.n());
+                return Outcome.ack();
+            });
+            broker.start();
+            publish(broker, b, "emails", 2);
+            await().atMost(SOON).until(() -> count(t, "processed_at is not null") == 2);
+            assertThat(handled).containsExactlyInAnyOrder(0, 1);
+            broker.close();
+        }
+    }
+
+    @Test
+    public final void a_data_source_that_does_not_report_its_pool_size_is_refused_until_the_size_is_declared() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        try (HikariDataSource three = db.pool(3)) {
+            three.setConnectionTimeout(5_000);
+            DataSource unsized = new UnsizedDataSource(three);
+            assertThatThrownBy(() -> QueueBroker.builder(unsized).build())
+                    .isInstanceOf(DeclarationException.class)
+                    .hasMessageContaining(UnsizedDataSource.class.getName())
+                    .hasMessageContaining("poolSize(n)");
+
+            // declared, the budget holds as on a pool that reports its size: each advisory delivery holds a
+            // connection, and the third stays free for the handlers' own queries
+            QueueBroker broker = QueueBroker.builder(unsized).poolSize(3).clock(clock).pollInterval(POLL).build();
+            brokers.add(broker);
+            AtomicInteger inWork = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            List<Integer> queried = new CopyOnWriteArrayList<>();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
+                most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+                try {
+                    queried.add(d.db().selectOne().fetchOne(0, Integer.class));
+                    return Outcome.ack();
+                } finally {
+                    inWork.decrementAndGet();
+                }
+            });
+            broker.start();
+            publish(broker, b, "emails", 12);
+            await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 12);
+            assertThat(most.get()).isBetween(1, 2);
+            assertThat(queried).hasSize(12).containsOnly(1);
+            broker.close();
+        }
+    }
+
+    /** A data source that is no HikariCP pool and does not say how many connections it gives. */
+    private static final class UnsizedDataSource implements DataSource {
+        private final DataSource target;
+
+        UnsizedDataSource(DataSource target) {
+            this.target = target;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return target.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return target.getConnection(user, password);
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <W> W unwrap(Class<W> type) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return false;
+        }
     }
 
     private QueueBroker longPollBroker(BrokerListener listener) {
