@@ -14,6 +14,7 @@ import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.CommitWakeups;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
@@ -32,7 +33,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -129,6 +133,52 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         await().atMost(SOON).until(() -> count(t, "grp = 'sent'") == 2);
         assertThat(failures).hasSize(2);
         assertThat(delivered).hasSize(4);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_publish_in_a_jooq_transaction_with_commit_wakeups_wakes_its_subscription_at_the_commit(
+            Form form) {
+        DSLContext ctx = DSL.using(new DefaultConfiguration().set(pool).set(database().sqlDialect())
+                .setAppending(new CommitWakeups()));
+        aPublishInTheCallersTransactionIsClaimedSoonAfterItsCommit(form, ctx);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_publish_in_a_transaction_the_broker_cannot_watch_is_claimed_soon_after_the_commit(Form form) {
+        aPublishInTheCallersTransactionIsClaimedSoonAfterItsCommit(form, dsl());
+    }
+
+    private void aPublishInTheCallersTransactionIsClaimedSoonAfterItsCommit(Form form, DSLContext ctx) {
+        assumeTrue(forms().contains(form), () -> database() + " does not take the " + form + " form");
+        // a lease claim on SQLite is a write, which waits for the publishing transaction's commit
+        assumeTrue(engine() != LiveDatabase.Engine.SQLITE || form != Form.LEASE, "SQLite's lease claim waits");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = longPollBroker(new BrokerListener() {});
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        broker.start();
+        Thread claims = claimThread(t);
+        ctx.transaction(tx -> {
+            broker.publisher().publish(tx.dsl(), b, Message.of("emails", new Job(1, "in a transaction")));
+            // the caller's transaction goes on: a claim woken by the publish has found nothing and waits again
+            await().atMost(PATIENCE).during(Duration.ofMillis(500))
+                    .until(() -> claims.getState() == Thread.State.TIMED_WAITING);
+        });
+        await().atMost(SOON).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(handled).containsExactly(1);
+    }
+
+    private static Thread claimThread(Jobs t) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(th -> th.getName().startsWith("tablequeue-" + t.getName() + "-")
+                        && th.getName().contains("-claim"))
+                .findFirst().orElseThrow();
     }
 
     // ================================================================ settlement failures

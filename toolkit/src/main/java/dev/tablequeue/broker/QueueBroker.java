@@ -217,6 +217,18 @@ public final class QueueBroker {
         }
     }
 
+    /**
+     * Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null) for a
+     * row whose transaction has not committed yet, and goes on waking them at growing intervals.
+     */
+    void wakeUntilCommitted(RoleBinding<?> binding, String group) {
+        for (Subscription<?> s : started) {
+            if (s.reads(binding.tableName(), group)) {
+                s.wakeUntilCommitted();
+            }
+        }
+    }
+
     /** Wakes the subscriptions of the table behind {@code channel} reading {@code group} (all where empty). */
     void wakeChannel(String channel, String group) {
         for (Subscription<?> s : started) {

@@ -139,6 +139,11 @@ final class Subscription<T> {
         return queue.group() == null || queue.group().equals(group);
     }
 
+    /** A row for this subscription was written in a transaction whose commit the broker cannot see. */
+    void wakeUntilCommitted() {
+        wakeup.wakeRepeatedly(pollNanos);
+    }
+
     /**
      * A row this subscription settled is back in the queue, claimable {@code after} from now: the claim
      * wakes then, where that comes before its next poll (it found nothing when the handler returned, since
