@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.DeclarationException;
+import dev.tablequeue.OutcomeUnknownException;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
@@ -15,6 +16,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.CommitWakeups;
+import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
@@ -74,6 +76,142 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         assertThat(seen).hasSize(6);
         assertThat(seen.values()).containsOnly(1);
         assertThat(failures).isEmpty();
+    }
+
+    @Test
+    public final void an_acknowledgement_whose_connection_is_killed_is_written_again_on_another_while_its_lease_holds()
+            throws Exception {
+        Settled settled = new Settled();
+        long id = killTheAcknowledgementsConnection(settled, false);
+        await().atMost(SOON).until(() -> settled.written.contains(id));
+        assertThat(count(rows(id), "processed_at is not null")).isEqualTo(1);
+        assertThat(settled.failed).isEmpty();
+        assertThat(settled.unknown).isEmpty();
+        assertThat(settled.deliveries).hasValue(1);
+    }
+
+    @Test
+    public final void a_lease_outcome_whose_commit_a_killed_connection_left_unknown_is_reported_unknown_not_failed()
+            throws Exception {
+        Settled settled = new Settled();
+        // the lease runs out before the kill, so the acknowledgement is not written again
+        long id = killTheAcknowledgementsConnection(settled, true);
+        await().atMost(SOON).until(() -> settled.unknown.containsKey(id));
+        assertThat(settled.unknown.get(id)).isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("row " + id)
+                .hasMessageContaining("\"" + rows(id).getName() + "\"")
+                .hasMessageContaining("acknowledgement");
+        assertThat(((OutcomeUnknownException) settled.unknown.get(id)).rowId()).isEqualTo(id);
+        // the row was not lost: its lease ran out, and it is delivered again and acknowledged
+        await().atMost(SOON).until(() -> settled.written.contains(id));
+        assertThat(settled.failed).isEmpty();
+        assertThat(settled.deliveries).hasValue(2);
+    }
+
+    @Test
+    public final void a_row_lock_claim_whose_connection_is_killed_during_its_commit_reports_its_outcome_unknown()
+            throws Exception {
+        assumeTrue(engine() == LiveDatabase.Engine.POSTGRES,
+                "only PostgreSQL runs a trigger at the commit, where the test can hold the commit back");
+        ServerSessions sessions = new ServerSessions(engine(), pool);
+        Jobs t = newTable();
+        String gate = t.getName() + "_gate";
+        // a deferred trigger makes the commit wait on a row of the gate table, which the test holds
+        db.execute("CREATE TABLE " + gate + " (id INT PRIMARY KEY)", "INSERT INTO " + gate + " VALUES (1)",
+                "CREATE FUNCTION " + gate + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM 1 FROM " + gate
+                        + " FOR UPDATE; RETURN NULL; END $$",
+                "CREATE CONSTRAINT TRIGGER " + gate + " AFTER UPDATE ON " + t.getName()
+                        + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + gate + "()");
+        long id = insertJobs(t, 1).get(0);
+        Settled settled = new Settled();
+        QueueBroker broker = broker(settled);
+        broker.subscribe(InboxQueue.of(binding(t, Form.ROW_LOCK), "emails")).payload(Job.class).handle((job, d) -> {
+            settled.deliveries.incrementAndGet();
+            return Outcome.ack();
+        });
+        try (Connection locker = pool.getConnection()) {
+            locker.setAutoCommit(false);
+            DSL.using(locker, database().sqlDialect()).fetch("select id from " + gate + " for update");
+            broker.start();
+            long session = await().atMost(PATIENCE).until(() -> sessions.waitingOnALock("COMMIT"),
+                    waiting -> waiting.size() == 1).get(0);
+            sessions.kill(session);
+            locker.rollback();
+        }
+        await().atMost(SOON).until(() -> settled.unknown.containsKey(id));
+        assertThat(settled.unknown.get(id)).isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("row " + id).hasMessageContaining(t.getName());
+        // the server rolled the cut-off commit back: the row is delivered again and acknowledged
+        await().atMost(SOON).until(() -> settled.written.contains(id));
+        assertThat(settled.failed).isEmpty();
+        assertThat(settled.deliveries).hasValue(2);
+    }
+
+    /** What a broker's listener heard of settlements, and how many deliveries the handler saw. */
+    private static final class Settled implements BrokerListener {
+        final List<Object> written = new CopyOnWriteArrayList<>();
+        final Map<Object, Throwable> failed = new ConcurrentHashMap<>();
+        final Map<Object, Throwable> unknown = new ConcurrentHashMap<>();
+        final AtomicInteger deliveries = new AtomicInteger();
+
+        @Override
+        public void settled(Delivery delivery, Outcome outcome) {
+            written.add(delivery.id());
+        }
+
+        @Override
+        public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+            failed.put(delivery.id(), failure);
+        }
+
+        @Override
+        public void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {
+            unknown.put(delivery.id(), failure);
+        }
+    }
+
+    private final Map<Long, Jobs> tablesOfRows = new ConcurrentHashMap<>();
+
+    private Jobs rows(long id) {
+        return tablesOfRows.get(id);
+    }
+
+    /**
+     * Delivers one lease row whose acknowledgement then waits on a row lock the test holds; kills the
+     * session of that acknowledgement on the server (after moving the clock past the lease, with
+     * {@code leaseRunsOut}), then lets the row go. Returns the row's id.
+     */
+    private long killTheAcknowledgementsConnection(Settled settled, boolean leaseRunsOut) throws Exception {
+        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "an embedded database has no sessions to kill");
+        ServerSessions sessions = new ServerSessions(engine(), pool);
+        Jobs t = newTable();
+        long id = insertJobs(t, 1).get(0);
+        tablesOfRows.put(id, t);
+        QueueBroker broker = broker(settled);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(binding(t, Form.LEASE), "emails")).payload(Job.class).handle((job, d) -> {
+            settled.deliveries.incrementAndGet();
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        try (Connection locker = pool.getConnection()) {
+            locker.setAutoCommit(false);
+            DSL.using(locker, database().sqlDialect()).selectFrom(t).where(t.ID.eq(id)).forUpdate().fetch();
+            letGo.countDown();
+            String acknowledgement = "%" + t.getName() + "%processed_at%";
+            long session = await().atMost(PATIENCE).until(() -> sessions.waitingOnALock(acknowledgement),
+                    waiting -> waiting.size() == 1).get(0);
+            if (leaseRunsOut) {
+                clock.advance(Duration.ofMinutes(5));
+            }
+            sessions.kill(session);
+            locker.rollback();
+        }
+        return id;
     }
 
     // ================================================================ wake-ups
