@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.DataType;
 import org.jooq.Record;
@@ -150,8 +151,13 @@ public abstract class BrokerFixture {
     }
 
     protected QueueBroker broker(BrokerListener listener) {
-        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL).listener(listener)
-                .drainTimeout(Duration.ofSeconds(10)).build();
+        return broker(listener, settings -> settings);
+    }
+
+    /** As {@link #broker(BrokerListener)}, with {@code settings} of the test's own over the suite's. */
+    protected QueueBroker broker(BrokerListener listener, UnaryOperator<QueueBroker.Builder> settings) {
+        QueueBroker broker = settings.apply(QueueBroker.builder(pool).clock(clock).pollInterval(POLL)
+                .listener(listener).drainTimeout(Duration.ofSeconds(10))).build();
         brokers.add(broker);
         return broker;
     }

@@ -14,6 +14,13 @@ public interface BrokerListener {
     /** A delivery's outcome could not be written (a lost lease, a closed broker, a failed statement). */
     default void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {}
 
+    /**
+     * A delivery's outcome may or may not have been written: the connection failed while its commit was under
+     * way and no later attempt settled it ({@link dev.tablequeue.OutcomeUnknownException}). Not reported as a
+     * {@link #settlementFailed} as well.
+     */
+    default void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {}
+
     /** A row did not decode and the decode policy settled it. */
     default void decodeFailed(Delivery delivery, Throwable failure) {}
 

@@ -17,8 +17,13 @@ final class Leases {
         return Duration.ofSeconds(Math.max(1, seconds));
     }
 
-    /** The expiry a claim or extension at {@code now} writes: a whole second. */
+    /**
+     * The expiry a claim or extension at {@code now} writes: a whole second, never less than {@code lease}
+     * after {@code now} (rounded up: cut down, a claim late in its second would hold up to a second less than
+     * declared, and the keeper, running each half lease, would let a short lease lapse between its runs).
+     */
     static Instant expiry(Instant now, Duration lease) {
-        return now.truncatedTo(ChronoUnit.SECONDS).plus(lease);
+        Instant whole = now.truncatedTo(ChronoUnit.SECONDS);
+        return (whole.equals(now) ? whole : whole.plusSeconds(1)).plus(lease);
     }
 }

@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import java.lang.reflect.Method;
 import java.sql.Connection;
+import java.util.OptionalInt;
 import javax.sql.DataSource;
 
 /**
@@ -11,13 +12,13 @@ import javax.sql.DataSource;
 final class Pools {
     private Pools() {}
 
-    /** The pool's maximum size, or a large number where the data source does not say. */
-    static int maximumSize(DataSource dataSource) {
+    /** The pool's maximum size (HikariCP's {@code getMaximumPoolSize()}); empty where the data source does not say. */
+    static OptionalInt maximumSize(DataSource dataSource) {
         try {
             Method m = dataSource.getClass().getMethod("getMaximumPoolSize");
-            return (Integer) m.invoke(dataSource);
+            return OptionalInt.of((Integer) m.invoke(dataSource));
         } catch (ReflectiveOperationException | ClassCastException e) {
-            return Integer.MAX_VALUE;
+            return OptionalInt.empty();
         }
     }
 

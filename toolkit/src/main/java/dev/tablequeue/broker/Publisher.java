@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -57,12 +58,16 @@ public final class Publisher {
         broker.wake(route.binding(), group(route.binding(), message));
     }
 
-    /** Publishes {@code message} inside the caller's transaction, into the table a route leads its name to. */
+    /**
+     * Publishes {@code message} inside the caller's transaction, into the table a route leads its name to.
+     * Its subscriptions wake when the row is visible: at once where the connection commits each statement,
+     * else at the commit of a jOOQ transaction configured with {@link CommitWakeups}, else at growing
+     * intervals until it is found.
+     */
     public void publish(DSLContext ctx, Message message) {
         QueueBroker.Route route = route(message.name());
         broker.requireOpen("publish " + message.name());
-        ctx.connection(c -> write(c, route, message));
-        broker.wake(route.binding(), group(route.binding(), message));
+        publishIn(ctx, route, message);
     }
 
     /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
@@ -77,11 +82,21 @@ public final class Publisher {
         broker.wake(binding, group(binding, message));
     }
 
-    /** Publishes {@code message} into {@code binding}'s table inside the caller's transaction. */
+    /**
+     * Publishes {@code message} into {@code binding}'s table inside the caller's transaction; its
+     * subscriptions wake as {@link #publish(DSLContext, Message)} says.
+     */
     public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
-        ctx.connection(c -> write(c, new QueueBroker.Route(binding, null), message));
-        broker.wake(binding, group(binding, message));
+        publishIn(ctx, new QueueBroker.Route(binding, null), message);
+    }
+
+    private void publishIn(DSLContext ctx, QueueBroker.Route route, Message message) {
+        boolean committed = ctx.connectionResult(c -> {
+            write(c, route, message);
+            return c.getAutoCommit();
+        });
+        wakeWhenVisible(committed, route.binding(), Collections.singleton(group(route.binding(), message)));
     }
 
     /**
@@ -111,15 +126,34 @@ public final class Publisher {
 
     /**
      * Publishes {@code messages} into {@code binding}'s table inside the caller's transaction, the insert sent
-     * once as a JDBC batch: they commit (or roll back) with the caller's work.
+     * once as a JDBC batch: they commit (or roll back) with the caller's work. Their subscriptions wake as
+     * {@link #publish(DSLContext, Message)} says.
      */
     public void publishAll(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
         if (messages.isEmpty()) {
             return;
         }
         broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
-        ctx.connection(c -> writeAll(c, binding, messages));
-        wakeAll(binding, messages);
+        boolean committed = ctx.connectionResult(c -> {
+            writeAll(c, binding, messages);
+            return c.getAutoCommit();
+        });
+        wakeWhenVisible(committed, binding, groups(binding, messages));
+    }
+
+    /**
+     * Wakes the subscriptions of {@code groups} (null: the table has none) of {@code binding}'s table once the
+     * rows a caller's connection wrote are visible: now where it {@code committed} them; at the commit of the
+     * jOOQ transaction open on this thread, where it carries {@link CommitWakeups}; else now and at growing
+     * intervals after.
+     */
+    private void wakeWhenVisible(boolean committed, RoleBinding<?> binding, Set<String> groups) {
+        Runnable wake = () -> groups.forEach(group -> broker.wake(binding, group));
+        if (committed) {
+            wake.run();
+        } else if (!CommitWakeups.defer(wake)) {
+            groups.forEach(group -> broker.wakeUntilCommitted(binding, group));
+        }
     }
 
     /** Writes every message with the binding's insert (one JDBC batch) and one notification per group. */

@@ -75,7 +75,7 @@ public final class QueueBroker {
         CLOSED
     }
 
-    private QueueBroker(Builder b) {
+    private QueueBroker(Builder b, int poolSize) {
         this.dataSource = b.dataSource;
         this.pollInterval = b.pollInterval;
         this.lease = b.lease;
@@ -86,7 +86,6 @@ public final class QueueBroker {
         this.listenNotify = b.listenNotify;
         this.routes = Collections.unmodifiableMap(new LinkedHashMap<>(b.routes));
         this.dialect = b.dialect != null ? b.dialect : detect(b.dataSource);
-        int poolSize = b.poolSize > 0 ? b.poolSize : Pools.maximumSize(b.dataSource);
         this.budget = new ConnectionBudget(poolSize);
         this.db = DSL.using(b.dataSource, dialect.sqlDialect());
     }
@@ -99,7 +98,10 @@ public final class QueueBroker {
         }
     }
 
-    /** Starts a broker on {@code dataSource} (a HikariCP pool, typically). */
+    /**
+     * Starts a broker on {@code dataSource}: a HikariCP pool, whose size the broker reads, or any other data
+     * source with its size declared by {@link Builder#poolSize(int)}.
+     */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -144,7 +146,8 @@ public final class QueueBroker {
      * Opens every subscription: checks its declaration, builds and prepares its statements on the server,
      * then starts claiming. Nothing starts if one subscription fails to open.
      *
-     * @throws dev.tablequeue.SchemaException for a table or column the database lacks
+     * @throws dev.tablequeue.SchemaException for a table or column the database lacks, in a statement a
+     *     subscription runs or in the insert a publish into a subscribed or routed table runs
      * @throws dev.tablequeue.DeclarationException for settings a table cannot carry
      */
     public synchronized void start() {
@@ -155,6 +158,7 @@ public final class QueueBroker {
                 s.open(c);
                 opened.add(s);
             }
+            prepareInserts(c);
         } catch (SQLException e) {
             throw new TableQueueException("cannot open subscriptions: " + e.getMessage(), e);
         }
@@ -224,6 +228,25 @@ public final class QueueBroker {
         return s;
     }
 
+    /**
+     * Prepares the insert of every table this broker's subscriptions read and its routes lead to (where the
+     * route has no insert of its own), so a column a binding writes and its table lacks stops the start
+     * rather than the first publish.
+     */
+    private void prepareInserts(Connection c) {
+        Map<RoleBinding<?>, String> users = new LinkedHashMap<>();
+        for (Subscription<?> s : subscriptions.values()) {
+            users.putIfAbsent(s.binding, "queue " + s.queue);
+        }
+        routes.forEach((name, route) -> {
+            if (route.insert() == null) {
+                users.putIfAbsent(route.binding(), "route \"" + name + "\"");
+            }
+        });
+        users.forEach((binding, user) -> Statements.prepare(dialect, c, insert(binding), binding.tableName(),
+                user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
+    }
+
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
     public Publisher publisher() {
         return new Publisher(this, routes);
@@ -245,6 +268,18 @@ public final class QueueBroker {
         for (Subscription<?> s : started) {
             if (s.reads(binding.tableName(), group)) {
                 s.wakeup.wake();
+            }
+        }
+    }
+
+    /**
+     * Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null) for a
+     * row whose transaction has not committed yet, and goes on waking them at growing intervals.
+     */
+    void wakeUntilCommitted(RoleBinding<?> binding, String group) {
+        for (Subscription<?> s : started) {
+            if (s.reads(binding.tableName(), group)) {
+                s.wakeUntilCommitted();
             }
         }
     }
@@ -383,7 +418,11 @@ public final class QueueBroker {
             return this;
         }
 
-        /** The pool's size, where the data source does not report it (a HikariCP pool does). */
+        /**
+         * The most connections the data source gives at once. Required where it does not report it (a
+         * HikariCP pool does): the broker keeps its subscriptions within it, less one connection that stays
+         * free for handlers' own queries, publishes and lease settlements.
+         */
         public Builder poolSize(int size) {
             if (size < 2) {
                 throw new IllegalArgumentException("a broker needs a pool of at least 2 connections, was " + size);
@@ -411,11 +450,30 @@ public final class QueueBroker {
             return this;
         }
 
+        /**
+         * Builds the broker, detecting the dialect where none was given.
+         *
+         * @throws dev.tablequeue.DeclarationException where the data source's size is neither reported nor
+         *     declared, or {@code listenNotify()} is set on a database without notifications or on a pool too
+         *     small to keep a connection for the listener
+         */
         public QueueBroker build() {
-            QueueBroker broker = new QueueBroker(this);
+            int size = poolSize > 0 ? poolSize : Pools.maximumSize(dataSource).orElseThrow(
+                    () -> new dev.tablequeue.DeclarationException("the data source (" + dataSource.getClass()
+                            .getName() + ") does not report how many connections it gives at once, and the broker"
+                            + " keeps its subscriptions within that number less one, so that handlers' own"
+                            + " queries and publishes always find a connection: declare it with poolSize(n)"));
+            QueueBroker broker = new QueueBroker(this, size);
             if (listenNotify && !broker.dialect.supportsNotify()) {
                 throw new dev.tablequeue.DeclarationException("listenNotify() needs a database with notifications"
                         + " (PostgreSQL); " + broker.dialect.name() + " has none");
+            }
+            if (listenNotify && size < 3) {
+                // the listener holds one connection for good and one stays free: claims need a third
+                throw new dev.tablequeue.DeclarationException("listenNotify() keeps one connection of the pool"
+                        + " for the listener and one stays free for handlers and publishes, so a pool of " + size
+                        + " leaves the claims none and they would wait forever: use a pool (or poolSize(n)) of at"
+                        + " least 3");
             }
             return broker;
         }

@@ -3,6 +3,9 @@ package dev.tablequeue.broker;
 import dev.tablequeue.BatchRolledBackException;
 import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.LeaseLostException;
+import dev.tablequeue.OutcomeUnknownException;
+import dev.tablequeue.SettlementException;
+import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Own;
 import dev.tablequeue.binding.Role;
@@ -116,7 +119,8 @@ final class Settlement {
      * Writes the outcomes of a row lock claim's deliveries in the claim's transaction and commits it; where a
      * statement fails the transaction rolls back, every row of the claim returns to the queue as it was, and
      * each outcome fails: the one whose statement failed with its cause, the others with
-     * {@link BatchRolledBackException}.
+     * {@link BatchRolledBackException}. Where the connection fails during the commit, each outcome is
+     * reported as unknown ({@link OutcomeUnknownException}).
      */
     void settleClaim(ClaimGroup group, List<Pending> outcomes) {
         group.lock.lock();
@@ -134,18 +138,28 @@ final class Settlement {
             }
             Connection c = group.connection;
             Map<Plan, Exception> lost;
+            boolean committing = false;
             try {
                 lost = writeAll(c, plans, false);
+                committing = true;
                 Transactions.commit(c, statements.opening());
             } catch (SettlementFailure e) {
                 Transactions.rollbackQuietly(c, statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
+                subscription.returned(Duration.ZERO);
                 rolledBack(plans, e.plan, e.getCause());
                 return;
             } catch (SQLException | RuntimeException e) {
                 Transactions.rollbackQuietly(c, statements.opening());
+                // a commit cut off with its connection may have taken effect: no claim to have rolled it back
+                boolean unknown = committing && Connections.lost(e, c);
                 group.end(ClaimGroup.State.RELEASED);
-                rolledBack(plans, null, e);
+                subscription.returned(Duration.ZERO);
+                if (unknown) {
+                    plans.forEach(plan -> unknown(plan.pending(), statementFailed(List.of(plan), "commit", null, e)));
+                } else {
+                    rolledBack(plans, null, e instanceof SQLException ? statementFailed(plans, "commit", null, e) : e);
+                }
                 return;
             }
             group.end(ClaimGroup.State.SETTLED);
@@ -197,7 +211,7 @@ final class Settlement {
                 plans.add(plan(p));
             }
             if (plans.size() == 1) {
-                settleLeasedAlone(plans.get(0));
+                settleLeasedAlone(plans.get(0), false);
             } else if (!plans.isEmpty()) {
                 settleLeasedTogether(plans);
             }
@@ -214,52 +228,133 @@ final class Settlement {
 
     private void settleLeasedTogether(List<Plan> plans) {
         Map<Plan, Exception> lost;
+        boolean committing = false;
         try (Connection c = broker.dataSource.getConnection()) {
             TransactionOpening opening = statements.opening().explicit() ? statements.opening()
                     : TransactionOpening.DEFAULT;
             Transactions.begin(c, opening);
             try {
                 lost = writeAll(c, plans, true);
+                committing = true;
                 Transactions.commit(c, opening);
             } catch (Exception e) {
                 Transactions.rollbackQuietly(c, opening);
+                committing = committing && Connections.lost(e, c);
                 throw e;
             }
         } catch (Exception e) {
             LOG.debug("a batch of {} settlements of {} failed; writing each on its own: {}", plans.size(),
                     subscription.queue, e.toString());
             for (Plan plan : plans) {
-                settleLeasedAlone(plan);
+                // a commit the connection's failure interrupted may have taken effect
+                settleLeasedAlone(plan, committing);
             }
             return;
         }
         report(plans, lost);
     }
 
+    /** The first pause before a lease outcome is written again on another connection; it doubles up to a second. */
+    private static final long FIRST_RETRY_PAUSE_MILLIS = 50;
+
+    /**
+     * Lease, one outcome, written by {@link #writeLeasedAlone}. Where its connection fails (the server killed
+     * the session, the network dropped) the outcome is written again on another one while its lease holds:
+     * the lease makes that safe, since each statement takes effect only while the row holds the delivery's
+     * lease. An outcome whose commit a failure left unknown, and that no later attempt settles, is reported
+     * as unknown, not as failed.
+     *
+     * @param mayHaveCommitted whether an earlier attempt (a batch) failed while its commit was under way
+     */
+    private void settleLeasedAlone(Plan plan, boolean mayHaveCommitted) {
+        long pause = FIRST_RETRY_PAUSE_MILLIS;
+        while (true) {
+            try {
+                writeLeasedAlone(plan);
+                succeeded(plan);
+                return;
+            } catch (LostConnection e) {
+                mayHaveCommitted |= e.atCommit;
+                if (!broker.clock.instant().plusMillis(pause).isBefore(plan.d().leaseHeld) || !pause(pause)) {
+                    notWritten(plan, e.getCause(), mayHaveCommitted);
+                    return;
+                }
+                LOG.info("the connection writing the {} of {} failed, writing it again on another while its lease"
+                        + " holds: {}", describe(plan.pending().outcome()), plan.d(), reason(e.getCause()));
+                pause = Math.min(pause * 2, 1_000);
+            } catch (Exception e) {
+                notWritten(plan, e, mayHaveCommitted);
+                return;
+            }
+        }
+    }
+
+    /** Waits {@code millis} before an outcome is written again; false where the thread was interrupted. */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Reports an outcome that was not written: as unknown where an attempt may have committed it. */
+    private void notWritten(Plan plan, Throwable e, boolean mayHaveCommitted) {
+        if (mayHaveCommitted) {
+            unknown(plan.pending(), e);
+        } else {
+            failed(plan.pending(), e);
+        }
+    }
+
+    /** A failed connection, and whether the commit of what it wrote was under way (so may have happened). */
+    private static final class LostConnection extends Exception {
+        private static final long serialVersionUID = 1L;
+        final boolean atCommit;
+
+        LostConnection(Throwable cause, boolean atCommit) {
+            super(cause);
+            this.atCommit = atCommit;
+        }
+    }
+
     /**
      * Lease, one outcome: a connection of its own, in auto-commit where it is one statement, else (a dead letter
      * into a table, the service's own event) in a transaction, so its statements take effect together.
+     *
+     * @throws LostConnection where the connection failed, saying whether the commit was under way
      */
-    private void settleLeasedAlone(Plan plan) {
+    private void writeLeasedAlone(Plan plan) throws SQLException, LostConnection {
+        boolean committing = false;
         try (Connection c = broker.dataSource.getConnection()) {
             boolean tx = plan.event() != null || plan.run().size() > 1;
             if (tx) {
                 Transactions.begin(c, TransactionOpening.DEFAULT);
             }
             try {
+                committing = !tx;
                 write(c, plan, true);
                 if (tx) {
+                    committing = true;
                     Transactions.commit(c, TransactionOpening.DEFAULT);
                 }
             } catch (SQLException | RuntimeException e) {
                 if (tx) {
                     Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
                 }
+                if (!(e instanceof LeaseLostException) && Connections.lost(e, c)) {
+                    throw new LostConnection(e, committing);
+                }
                 throw e;
             }
-            succeeded(plan);
-        } catch (Exception e) {
-            failed(plan.pending(), e);
+        } catch (SQLException e) {
+            // no connection came (the pool timed out, the server is restarting): nothing was sent
+            if (Connections.lost(e, null)) {
+                throw new LostConnection(e, false);
+            }
+            throw e;
         }
     }
 
@@ -301,14 +396,25 @@ final class Settlement {
 
     private void succeeded(Plan plan) {
         InWork d = plan.d();
+        switch (plan.action().kind()) {
+            case RETRY -> subscription.returned(Duration.ZERO);
+            case RETRY_AFTER -> subscription.returned(plan.action().delay());
+            default -> { }
+        }
         if (plan.action().kind() == Kind.DEAD_LETTER) {
             broker.listener.deadLettered(d, destination());
         }
         broker.listener.settled(d, plan.pending().outcome());
     }
 
-    private void failed(Pending p, Throwable e) {
-        LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+    private void failed(Pending p, Throwable cause) {
+        Throwable e = cause instanceof TableQueueException || cause instanceof Error ? cause
+                : statementFailed(p, "settlement", null, cause);
+        if (e instanceof SettlementException) {
+            LOG.warn("{}", e.getMessage());
+        } else {
+            LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
+        }
         if (e instanceof LeaseLostException) {
             reportLeaseLost(p.d());
         }
@@ -320,6 +426,15 @@ final class Settlement {
         if (d.leaseLostReported.compareAndSet(false, true)) {
             broker.listener.leaseLost(d);
         }
+    }
+
+    private void unknown(Pending p, Throwable cause) {
+        OutcomeUnknownException e = new OutcomeUnknownException("the " + describe(p.outcome()) + " of row "
+                + p.d().id() + " of table \"" + binding.tableName() + "\" (queue " + subscription.queue + ") may or"
+                + " may not have been written: the connection failed while its commit was under way, and no later"
+                + " attempt settled it: " + reason(cause), binding.tableName(), p.d().id(), cause);
+        LOG.warn("{}", e.getMessage());
+        broker.listener.settlementUnknown(p.d(), p.outcome(), e);
     }
 
     private void report(List<Plan> plans, Map<Plan, Exception> lost) {
@@ -413,11 +528,16 @@ final class Settlement {
      */
     private void write(Connection c, Plan plan, boolean token) throws SQLException {
         if (plan.event() != null) {
-            runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+            runOwnNamed(c, plan);
             return;
         }
         for (Statement statement : plan.run()) {
-            int changed = Jdbc.update(c, statement, plan.binds(), dialect);
+            int changed;
+            try {
+                changed = Jdbc.update(c, statement, plan.binds(), dialect);
+            } catch (SQLException e) {
+                throw statementFailed(List.of(plan), statement.purpose(), statement.sql(), e);
+            }
             if (token && changed == 0) {
                 throw leaseLost(plan, statement);
             }
@@ -448,7 +568,7 @@ final class Settlement {
         for (Plan plan : plans) {
             if (plan.event() != null) {
                 try {
-                    runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+                    runOwnNamed(c, plan);
                 } catch (RuntimeException e) {
                     throw new SettlementFailure(plan, e);
                 }
@@ -482,7 +602,8 @@ final class Settlement {
             try {
                 return new int[] {Jdbc.update(c, statement, batch.get(0).binds(), dialect)};
             } catch (SQLException e) {
-                throw new SettlementFailure(batch.get(0), e);
+                throw new SettlementFailure(batch.get(0),
+                        statementFailed(batch, statement.purpose(), statement.sql(), e));
             }
         }
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
@@ -495,9 +616,52 @@ final class Settlement {
             } catch (BatchUpdateException e) {
                 int[] done = e.getUpdateCounts();
                 Plan culprit = done != null && done.length < batch.size() ? batch.get(done.length) : null;
-                throw new SettlementFailure(culprit, e);
+                throw new SettlementFailure(culprit, statementFailed(culprit != null ? List.of(culprit) : batch,
+                        statement.purpose(), statement.sql(), e));
             }
         }
+    }
+
+    /** Runs the service's own event of {@code plan}; its failure names the outcome, the row and the event. */
+    private void runOwnNamed(Connection c, Plan plan) {
+        try {
+            runOwn(c, plan.d(), plan.event(), plan.binds(), plan.action());
+        } catch (TableQueueException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw statementFailed(List.of(plan), "own " + plan.event().name().toLowerCase().replace('_', ' '), null, e);
+        }
+    }
+
+    /**
+     * The failure of a statement that wrote {@code plans}' outcomes: naming the outcome, the row and the table
+     * where it wrote one, the rows where it wrote several, and the statement with its SQL.
+     */
+    private SettlementException statementFailed(List<Plan> plans, String statement, String sql, Throwable cause) {
+        if (plans.size() == 1) {
+            return statementFailed(plans.get(0).pending(), statement, sql, cause);
+        }
+        List<Object> ids = plans.stream().map(p -> p.d().id()).toList();
+        return new SettlementException("the outcomes of rows " + ids + " of table \"" + binding.tableName()
+                + "\" (queue " + subscription.queue + ") were not written: " + failure(statement, sql, cause),
+                binding.tableName(), null, statement, sql, cause);
+    }
+
+    private SettlementException statementFailed(Pending p, String statement, String sql, Throwable cause) {
+        return new SettlementException("the " + describe(p.outcome()) + " of row " + p.d().id() + " of table \""
+                + binding.tableName() + "\" (queue " + subscription.queue + ") was not written: "
+                + failure(statement, sql, cause), binding.tableName(), p.d().id(), statement, sql, cause);
+    }
+
+    /** Why {@code cause} failed: the statement and the driver's words where a settlement statement failed. */
+    private static String reason(Throwable cause) {
+        return cause instanceof SettlementException s ? failure(s.statement(), s.sql(), s.getCause())
+                : cause.toString();
+    }
+
+    private static String failure(String statement, String sql, Throwable cause) {
+        return "its " + statement + (sql != null ? " statement" : "") + " failed: " + cause.getMessage()
+                + (sql != null ? " [SQL: " + sql + "]" : "");
     }
 
     private LeaseLostException leaseLost(Plan plan, Statement statement) {

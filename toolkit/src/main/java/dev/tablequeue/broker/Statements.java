@@ -104,13 +104,22 @@ record Statements(
      */
     void prepare(QueueDialect dialect, Connection connection, String table, String queue) {
         for (Statement statement : all()) {
-            try {
-                dialect.prepare(connection, statement);
-            } catch (SQLException e) {
-                throw new SchemaException("queue " + queue + ": the " + statement.purpose() + " statement of table \""
-                        + table + "\" does not prepare on " + dialect.name() + ": " + e.getMessage()
-                        + " [SQL: " + statement.sql() + "]", e);
-            }
+            prepare(dialect, connection, statement, table, "queue " + queue);
+        }
+    }
+
+    /**
+     * Prepares one statement of {@code table} on the server, for {@code user} (a queue, a route).
+     *
+     * @throws SchemaException naming the user, the table and the statement, where it does not prepare
+     */
+    static void prepare(QueueDialect dialect, Connection connection, Statement statement, String table, String user) {
+        try {
+            dialect.prepare(connection, statement);
+        } catch (SQLException e) {
+            throw new SchemaException(user + ": the " + statement.purpose() + " statement of table \"" + table
+                    + "\" does not prepare on " + dialect.name() + ": " + e.getMessage() + " [SQL: "
+                    + statement.sql() + "]", e);
         }
     }
 }

@@ -146,6 +146,25 @@ final class Subscription<T> {
         return queue.group() == null || queue.group().equals(group);
     }
 
+    /** A row for this subscription was written in a transaction whose commit the broker cannot see. */
+    void wakeUntilCommitted() {
+        wakeup.wakeRepeatedly(pollNanos);
+    }
+
+    /**
+     * A row this subscription settled is back in the queue, claimable {@code after} from now: the claim
+     * wakes then, where that comes before its next poll (it found nothing when the handler returned, since
+     * the outcome was not written yet).
+     */
+    void returned(Duration after) {
+        long nanos = after.toNanos();
+        if (nanos <= 0) {
+            wakeup.wake();
+        } else if (nanos < pollNanos) {
+            wakeup.wakeAfter(nanos);
+        }
+    }
+
     // ------------------------------------------------------------------ running
 
     void start() {
@@ -250,6 +269,11 @@ final class Subscription<T> {
             }
             if (free == 0) {
                 continue;
+            }
+            if (settlesInline) {
+                // the handler that freed this worker queued its outcome first: written now, the claim finds
+                // its row (a retry) and its key free, where it would otherwise wait for the next poll
+                settler.writeQueued();
             }
             long seen = wakeup.sequence();
             dispatched = 0;
