@@ -891,7 +891,7 @@ public abstract class BrokerContract extends BrokerFixture {
         QueueBroker broker = broker(settlementFailuresInto(failures));
         Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
-            deliveries.merge((Long) d.id(), 1, Integer::sum);
+            deliveries.merge(d.id(t.ID), 1, Integer::sum);
             return Outcome.ack();
         });
         broker.start();

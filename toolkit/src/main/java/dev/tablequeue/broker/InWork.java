@@ -7,6 +7,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.TableField;
 
 /**
  * A delivery in work: what its handler sees, and what its settlement needs (the connection that holds it,
@@ -50,6 +52,18 @@ final class InWork implements Delivery {
     @Override
     public Object id() {
         return row.id();
+    }
+
+    @Override
+    public <V> V id(Field<V> idColumn) {
+        Field<?> id = subscription.binding.id();
+        boolean otherTable = idColumn instanceof TableField<?, ?> column && column.getTable() != null
+                && !column.getTable().equals(subscription.binding.table());
+        if (otherTable || !idColumn.getName().equals(id.getName())) {
+            throw new IllegalArgumentException("id(" + idColumn + ") reads the id of a delivery of table \""
+                    + subscription.binding.tableName() + "\", whose id column is \"" + id.getName() + "\"");
+        }
+        return idColumn.getDataType().convert(row.id());
     }
 
     @Override
