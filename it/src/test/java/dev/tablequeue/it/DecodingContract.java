@@ -37,6 +37,75 @@ public abstract class DecodingContract extends BrokerFixture {
 
     // ================================================================ headers
 
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void row_mode_delivers_the_headers_column_as_the_deliverys_headers(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = inForm(RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).headers(t.HEADERS).data(t.NOTE), t, form);
+        QueueBroker broker = broker();
+        Map<String, Map<String, String>> seen = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).rows().handle((row, d) -> {
+            seen.put(row.get(t.NOTE), d.headers());
+            return Outcome.ack();
+        });
+        broker.start();
+        broker.publisher().publish(b, Message.row("emails").header("trace", "t-1").header("tenant", "acme")
+                .set(t.NOTE, "with headers"));
+        broker.publisher().publish(b, Message.row("emails").set(t.NOTE, "without"));
+        await().atMost(PATIENCE).until(() -> seen.size() == 2);
+        assertThat(seen.get("with headers")).containsOnly(Map.entry("trace", "t-1"), Map.entry("tenant", "acme"));
+        assertThat(seen.get("without")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void header_values_other_than_strings_reach_the_handler_as_their_json_text(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withHeaders(t, form);
+        QueueBroker broker = broker();
+        List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            seen.add(d.headers());
+            return Outcome.ack();
+        });
+        broker.start();
+        insertWithHeaders(t, "{\"trace\":\"t-1\",\"context\":{\"user\":7,\"roles\":[\"a\",null]},\"retries\":42,"
+                + "\"urgent\":true,\"ratio\":0.5,\"gone\":null}");
+        await().atMost(PATIENCE).until(() -> seen.size() == 1);
+        assertThat(seen.get(0)).containsOnly(
+                Map.entry("trace", "t-1"),
+                Map.entry("context", "{\"user\":7,\"roles\":[\"a\",null]}"),
+                Map.entry("retries", "42"),
+                Map.entry("urgent", "true"),
+                Map.entry("ratio", "0.5"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_headers_column_that_holds_no_json_object_leaves_the_headers_empty_and_the_row_is_handled(
+            Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withHeaders(t, form);
+        List<String> odd = List.of("[\"a\",\"b\"]", "42", "null", "\"text\"", "not json at all", "{\"open\":", "");
+        Map<Long, Map<String, String>> seen = new ConcurrentHashMap<>();
+        List<Object> undecoded = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(decodeFailuresInto(undecoded));
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            seen.put(d.id(t.ID), d.headers());
+            return Outcome.ack();
+        });
+        broker.start();
+        List<Long> ids = new java.util.ArrayList<>();
+        for (String headers : odd) {
+            ids.add(insertWithHeaders(t, headers));
+        }
+        ids.add(insertWithHeaders(t, null));
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == ids.size());
+        assertThat(undecoded).isEmpty();
+        assertThat(seen).containsOnlyKeys(ids).allSatisfy((id, headers) -> assertThat(headers).isEmpty());
+    }
+
     // ================================================================ payloads that do not decode
 
     // ================================================================ handlers that throw
