@@ -108,7 +108,181 @@ public abstract class DecodingContract extends BrokerFixture {
 
     // ================================================================ payloads that do not decode
 
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_json_null_payload_is_a_decode_failure_and_never_reaches_the_handler(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Object> undecoded = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(decodeFailuresInto(undecoded));
+        List<Job> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job);
+            return Outcome.ack();
+        });
+        long nothing = insertRaw(t, "emails", "null".getBytes());
+        insertJobs(t, 1);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 2);
+        assertThat(handled).containsExactly(new Job(0, "mail"));
+        assertThat(undecoded).containsExactly(nothing);
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_payload_with_properties_the_message_type_does_not_know_is_decoded(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        List<Job> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            handled.add(job);
+            return Outcome.ack();
+        });
+        broker.start();
+        // a producer a release ahead adds a field during a rolling deploy
+        insertRaw(t, "emails", "{\"n\":3,\"kind\":\"mail\",\"locale\":\"de\",\"tags\":[1]}".getBytes());
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(handled).containsExactly(new Job(3, "mail"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_row_that_does_not_decode_moves_to_the_dead_letter_group_where_one_is_declared(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Object> undecoded = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(decodeFailuresInto(undecoded));
+        List<Job> handled = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(5).deadLetter("undecodable")
+                .handle((job, d) -> {
+                    handled.add(job);
+                    return Outcome.ack();
+                });
+        long bad = insertRaw(t, "emails", "{\"n\": oops".getBytes());
+        insertJobs(t, 1);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'undecodable'") == 1
+                && count(t, "processed_at is not null") == 1);
+        assertThat(count(t, "id = " + bad + " and grp = 'undecodable' and processed_at is null")).isEqualTo(1);
+        assertThat(undecoded).containsExactly(bad);
+        assertThat(handled).containsExactly(new Job(0, "mail"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_row_that_does_not_decode_moves_into_the_dead_letter_table_where_one_is_declared(Form form) {
+        Jobs t = newTable();
+        Jobs dead = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(5).deadLetterTable(dead)
+                .handle((job, d) -> Outcome.ack());
+        long bad = insertRaw(t, "emails", new byte[] {(byte) 0xff, 0, 1});
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(dead, "id = " + bad) == 1);
+        assertThat(count(t, "1 = 1")).isZero();
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_row_dropped_because_it_does_not_decode_is_logged_as_an_error_with_its_id_and_the_reason(
+            Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        try (LogCapture log = LogCapture.start()) {
+            long bad = insertRaw(t, "emails", "[1, 2, 3]".getBytes());
+            broker.start();
+            await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+            await().atMost(PATIENCE).until(() -> log.text().lines().anyMatch(line -> line.contains(" ERROR ")
+                    && line.contains("row " + bad + " ") && line.contains(t.getName()) && line.contains("dropped")
+                    && line.contains("Cannot deserialize")));
+        }
+    }
+
     // ================================================================ handlers that throw
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_handler_that_throws_is_logged_with_its_stack_trace(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
+                .handle((job, d) -> {
+                    throw new IllegalStateException("the mail server is down for " + t.getName());
+                });
+        try (LogCapture log = LogCapture.start()) {
+            insertJobs(t, 1);
+            broker.start();
+            await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 1);
+            // the stack trace follows the log line: the exception, then its frames, the handler's first
+            String failure = "java.lang.IllegalStateException: the mail server is down for " + t.getName();
+            await().atMost(PATIENCE).until(() -> {
+                List<String> lines = log.text().lines().toList();
+                int at = lines.indexOf(failure);
+                return at >= 0 && at + 1 < lines.size()
+                        && lines.get(at + 1).startsWith("\tat dev.tablequeue.it.DecodingContract");
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_handler_that_throws_is_retried_after_a_growing_delay_with_jitter_by_default(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        // a clock of its own, stopped a minute ahead: rows the database stamped are due, and nothing else moves
+        SettableClock stopped = new SettableClock();
+        Instant at = Instant.now().plus(Duration.ofMinutes(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        stopped.set(at);
+        QueueBroker broker = QueueBroker.builder(pool).clock(stopped).pollInterval(POLL).build();
+        brokers.add(broker);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            throw new IllegalStateException("fails every time");
+        });
+        long id = insertJobs(t, 1).get(0);
+        broker.start();
+        // the first failure hides the row for half a second to a second
+        await().atMost(PATIENCE).until(() -> attempts.size() == 1 && retryAfter(t, id).isAfter(at));
+        assertThat(retryAfter(t, id)).isBetween(at.plusMillis(500), at.plusSeconds(1));
+        await().during(POLL.multipliedBy(6)).atMost(PATIENCE).until(() -> attempts.size() == 1);
+        // the second for one to two seconds
+        stopped.advance(Duration.ofSeconds(5));
+        Instant later = at.plusSeconds(5);
+        await().atMost(PATIENCE).until(() -> attempts.size() == 2 && retryAfter(t, id).isAfter(later));
+        assertThat(retryAfter(t, id)).isBetween(later.plusSeconds(1), later.plusSeconds(2));
+        assertThat(attempts).containsExactly(1, 2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_handler_that_throws_on_a_table_without_retry_after_is_held_before_it_is_retried(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = bindingWithout(t, form, "retry_after");
+        QueueBroker broker = broker();
+        List<Long> deliveredAt = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            deliveredAt.add(System.nanoTime());
+            if (deliveredAt.size() < 3) {
+                throw new IllegalStateException("fails twice");
+            }
+            return Outcome.ack();
+        });
+        insertJobs(t, 1);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        // the worker holds the failed row for the first step of the backoff (half a second to a second),
+        // then for the second (one to two seconds), instead of returning it at once
+        assertThat(Duration.ofNanos(deliveredAt.get(1) - deliveredAt.get(0))).isGreaterThanOrEqualTo(
+                Duration.ofMillis(500));
+        assertThat(Duration.ofNanos(deliveredAt.get(2) - deliveredAt.get(1))).isGreaterThanOrEqualTo(
+                Duration.ofSeconds(1));
+    }
 
     // ================================================================ declarations and publishing
 

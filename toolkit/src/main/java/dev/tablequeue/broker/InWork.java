@@ -28,6 +28,8 @@ final class InWork implements Delivery {
     /** The row lock claim this delivery came in with, whose transaction it shares; null in other forms. */
     final ClaimGroup group;
     volatile Instant leaseHeld;
+    /** What the row failed with, where a failure policy settles it: its last error. */
+    volatile Throwable failure;
     /** Set when the lock release was not confirmed, so the connection must end its session. */
     volatile boolean evicted;
     final AtomicReference<State> state = new AtomicReference<>(State.IN_WORK);
