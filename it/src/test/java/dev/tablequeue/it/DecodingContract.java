@@ -288,6 +288,25 @@ public abstract class DecodingContract extends BrokerFixture {
 
     @ParameterizedTest
     @MethodSource("forms")
+    public final void an_attempt_column_that_does_not_start_at_one_stops_the_start_saying_why(Form form) {
+        Jobs t = newTable(ddl -> {
+            String zero = ddl.replace("DEFAULT 1", "DEFAULT 0");
+            assertThat(zero).isNotEqualTo(ddl);
+            return zero;
+        });
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).maxAttempts(3)
+                .deadLetter("dead").handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(broker::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining(t.getName())
+                .hasMessageContaining("\"attempt\"")
+                .hasMessageContaining("defaults to 0")
+                .hasMessageContaining("DEFAULT 1");
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
     public final void a_delivery_gives_its_id_in_the_type_of_the_id_column(Form form) {
         Jobs t = newTable();
         Jobs other = newTable();

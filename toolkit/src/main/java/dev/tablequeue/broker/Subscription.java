@@ -123,6 +123,7 @@ final class Subscription<T> {
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
         statements = Statements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
         statements.prepare(dialect, connection, binding.tableName(), queue.toString());
+        AttemptDefault.check(connection, binding, queue.toString());
         reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         settlement = new Settlement(this, statements, dialect);
         database = dialect.advisoryKeysInProcess()
