@@ -307,6 +307,28 @@ public abstract class DecodingContract extends BrokerFixture {
 
     @ParameterizedTest
     @MethodSource("forms")
+    public final void a_publish_without_a_payload_into_a_payload_table_fails_naming_the_table_and_the_role(
+            Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker();
+        broker.start();
+        var publisher = broker.publisher();
+        for (Runnable publish : List.<Runnable>of(
+                () -> publisher.publish(b, Message.of("emails", null)),
+                () -> publisher.publish(dsl(), b, Message.row("emails")),
+                () -> publisher.publishAll(b, List.of(Message.of("emails", new Job(1, "mail")),
+                        Message.of("emails", null))))) {
+            assertThatThrownBy(publish::run)
+                    .isInstanceOf(TableQueueException.class)
+                    .hasMessageContaining("\"" + t.getName() + "\"")
+                    .hasMessageContaining("payload column \"payload\"");
+        }
+        assertThat(count(t, "1 = 1")).isZero();
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
     public final void a_delivery_gives_its_id_in_the_type_of_the_id_column(Form form) {
         Jobs t = newTable();
         Jobs other = newTable();
