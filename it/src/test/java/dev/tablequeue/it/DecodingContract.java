@@ -10,6 +10,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
+import dev.tablequeue.broker.FailurePolicy;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
@@ -284,6 +285,101 @@ public abstract class DecodingContract extends BrokerFixture {
                 Duration.ofSeconds(1));
     }
 
+    // ================================================================ the last error
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_retry_after_a_failure_writes_its_class_and_message_as_the_last_error_and_an_ack_keeps_it(
+            Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withLastError(t, form);
+        QueueBroker broker = broker();
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        List<String> seenBySecond = new CopyOnWriteArrayList<>();
+        long id = insertJobs(t, 1).get(0);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).onHandlerFailure(FailurePolicy.retry())
+                .handle((job, d) -> {
+                    attempts.add(d.attempt().orElseThrow());
+                    if (attempts.size() == 1) {
+                        throw new IllegalStateException("the mail server is down");
+                    }
+                    seenBySecond.add(lastError(t, id));
+                    return Outcome.ack();
+                });
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(attempts).containsExactly(1, 2);
+        // an operator (and the second delivery) sees why the first failed
+        assertThat(seenBySecond).containsExactly("java.lang.IllegalStateException: the mail server is down");
+        assertThat(lastError(t, id)).isEqualTo("java.lang.IllegalStateException: the mail server is down");
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_dead_letter_keeps_why_its_row_failed_or_did_not_decode_in_the_last_error(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withLastError(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
+                .handle((job, d) -> {
+                    throw new UnsupportedOperationException("no template for " + job.kind());
+                });
+        long failing = insertJobs(t, 1).get(0);
+        long undecodable = insertRaw(t, "emails", "{\"n\":".getBytes());
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 2);
+        assertThat(lastError(t, failing)).isEqualTo("java.lang.UnsupportedOperationException: no template for mail");
+        assertThat(lastError(t, undecodable)).startsWith("com.fasterxml.jackson.").contains("end-of-input");
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_row_moved_into_the_dead_letter_table_carries_its_last_error(Form form) {
+        Jobs t = newTable();
+        Jobs dead = newTable();
+        RoleBinding<Record> b = withLastError(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetterTable(dead)
+                .handle((job, d) -> {
+                    throw new IllegalArgumentException("recipient rejected");
+                });
+        long id = insertJobs(t, 1).get(0);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(dead, "id = " + id) == 1);
+        assertThat(lastError(dead, id)).isEqualTo("java.lang.IllegalArgumentException: recipient rejected");
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_row_dropped_because_it_does_not_decode_keeps_the_reason_in_the_last_error(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withLastError(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        long nothing = insertRaw(t, "emails", "null".getBytes());
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        assertThat(lastError(t, nothing)).isEqualTo("java.lang.IllegalStateException: the payload of row " + nothing
+                + " decodes to null");
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_last_error_is_cut_to_a_thousand_characters(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = withLastError(t, form);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
+                .handle((job, d) -> {
+                    throw new IllegalStateException("\u00e9".repeat(5_000));
+                });
+        long id = insertJobs(t, 1).get(0);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 1);
+        assertThat(lastError(t, id)).hasSize(1000).startsWith("java.lang.IllegalStateException: \u00e9\u00e9")
+                .endsWith("\u00e9\u2026");
+    }
+
     // ================================================================ declarations and publishing
 
     @ParameterizedTest
@@ -371,6 +467,17 @@ public abstract class DecodingContract extends BrokerFixture {
     static RoleBinding<Record> withHeaders(Jobs t, Form form) {
         return inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER).attempt(t.ATTEMPT)
                 .processedAt(t.PROCESSED_AT).headers(t.HEADERS).payload(t.PAYLOAD), t, form);
+    }
+
+    /** {@link Jobs#binding} with the last-error column. */
+    static RoleBinding<Record> withLastError(Jobs t, Form form) {
+        return inForm(RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lastError(t.LAST_ERROR), t, form);
+    }
+
+    /** The last_error column of row {@code id}. */
+    String lastError(Jobs t, long id) {
+        return dsl().select(t.LAST_ERROR).from(t).where(t.ID.eq(id)).fetchOne(t.LAST_ERROR);
     }
 
     /** A good job of the "emails" group whose headers column holds {@code headers} as it is. */

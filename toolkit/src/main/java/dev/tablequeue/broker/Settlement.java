@@ -413,6 +413,10 @@ final class Settlement {
         if (action.kind() == Kind.DEAD_LETTER && subscription.mount.deadLetterGroup != null) {
             binds.destination(subscription.mount.deadLetterGroup);
         }
+        Throwable failure = d.failure;
+        if (failure != null && binding.has(Role.LAST_ERROR)) {
+            binds.lastError(LastError.of(failure, binding.lastErrorLength()));
+        }
         return binds;
     }
 

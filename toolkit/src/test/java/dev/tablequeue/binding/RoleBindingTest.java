@@ -44,7 +44,8 @@ class RoleBindingTest {
                 declaredTwice("processedAt", b -> b.processedAt(t.PROCESSED_AT).processedAt(t.RETRY_AFTER)),
                 declaredTwice("lease", b -> b.lease(t.LOCKED_UNTIL).lease(t.PROCESSED_AT)),
                 declaredTwice("headers", b -> b.headers(t.HEADERS).headers(t.CUSTOMER)),
-                declaredTwice("payload", b -> b.payload(t.PAYLOAD).payload(t.QUEUE)));
+                declaredTwice("payload", b -> b.payload(t.PAYLOAD).payload(t.QUEUE)),
+                declaredTwice("lastError", b -> b.lastError(t.LAST_ERROR).lastError(t.LAST_ERROR)));
     }
 
     private static Arguments declaredTwice(String setting, UnaryOperator<RoleBinding.Builder<Record>> twice) {
@@ -165,6 +166,43 @@ class RoleBindingTest {
     void a_headers_column_that_holds_neither_text_nor_json_is_refused() {
         refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).headers(ODD_JOBS.META),
                 "odd_jobs", "headers column \"meta\" must hold String, JSON or JSONB", "not Long");
+    }
+
+    @Test
+    void a_last_error_column_keeps_a_thousand_characters_or_its_declared_length_if_shorter_and_is_never_inserted() {
+        var t = SUPPORT_TICKETS;
+        RoleBinding<?> text = tickets().payload(t.PAYLOAD).processedAt(t.PROCESSED_AT).lastError(t.LAST_ERROR).build();
+        assertThat(text.lastErrorLength()).isEqualTo(RoleBinding.LAST_ERROR_LONGEST).isEqualTo(1000);
+        assertThat(text.insertColumns()).extracting(Field::getName).containsExactly("payload");
+        assertThat(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.FAILURE).build().lastErrorLength())
+                .isEqualTo(255);
+        assertThat(tickets().payload(t.PAYLOAD).build().lastErrorLength()).isZero();
+    }
+
+    @Test
+    void a_last_error_column_that_holds_too_few_characters_is_refused() {
+        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.SHORT),
+                "odd_jobs", "lastError column \"short\" holds 40 characters", "at least 100");
+    }
+
+    @Test
+    void a_last_error_column_that_is_not_null_without_a_default_is_refused() {
+        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.REASON),
+                "odd_jobs", "lastError column \"reason\" is NOT NULL without a default", "the insert would fail");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void a_last_error_column_that_holds_no_text_is_refused() {
+        Field<String> number = (Field<String>) (Field<?>) ODD_JOBS.META;
+        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(number),
+                "odd_jobs", "lastError column \"meta\" must hold String", "not Long");
+    }
+
+    @Test
+    void a_last_error_column_that_plays_another_role_is_refused() {
+        refusedFor(tickets().partitionKey(SUPPORT_TICKETS.LAST_ERROR).lastError(SUPPORT_TICKETS.LAST_ERROR),
+                "support_tickets", "column \"last_error\" plays two roles", "partitionKey", "lastError");
     }
 
     @Test
