@@ -452,6 +452,97 @@ public abstract class DecodingContract extends BrokerFixture {
                 .hasMessageContaining("\"" + t.getName() + "\"").hasMessageContaining("id column is \"id\""));
     }
 
+    // ================================================================ the bad-data drill
+
+    /**
+     * How many rows the bad-data drill writes: 500 in the build, {@code -Dtablequeue.drill.rows=5000} for the
+     * long run (see the README of the it module).
+     */
+    static final int DRILL_ROWS = Integer.getInteger("tablequeue.drill.rows", 500);
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_drill_of_bad_rows_among_good_ones_settles_every_row_once_by_policy(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).headers(t.HEADERS).payload(t.PAYLOAD)
+                .lastError(t.LAST_ERROR), t, form);
+        Map<Object, Integer> undecoded = new ConcurrentHashMap<>();
+        Map<Object, Integer> settled = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void decodeFailed(Delivery delivery, Throwable failure) {
+                undecoded.merge(delivery.id(), 1, Integer::sum);
+            }
+
+            @Override
+            public void settled(Delivery delivery, Outcome outcome) {
+                settled.merge(delivery.id(), 1, Integer::sum);
+            }
+        });
+        Map<Integer, Integer> handled = new ConcurrentHashMap<>();
+        Map<Integer, Map<String, String>> headers = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).maxAttempts(3).deadLetter("dead")
+                .handle((job, d) -> {
+                    handled.merge(job.n(), 1, Integer::sum);
+                    headers.put(job.n(), d.headers());
+                    return Outcome.ack();
+                });
+        java.util.Random random = new java.util.Random(DRILL_ROWS);
+        List<org.jooq.Query> inserts = new java.util.ArrayList<>();
+        java.util.Set<Integer> good = new java.util.HashSet<>();
+        for (int i = 0; i < DRILL_ROWS; i++) {
+            byte[] payload = null;
+            String headerText = null;
+            switch (i % 10) {
+                case 0 -> {
+                    // random bytes, never valid UTF-8 from the first one
+                    payload = new byte[1 + random.nextInt(64)];
+                    random.nextBytes(payload);
+                    payload[0] = (byte) 0xff;
+                }
+                case 1 -> payload = (i % 20 == 1 ? "{\"n\": " + i : "not json " + i).getBytes();
+                case 2 -> payload = "null".getBytes();
+                case 3 -> payload = null;
+                case 4 -> payload = List.of("[1, 2]", "\"text\"", "42", "true").get(i / 10 % 4).getBytes();
+                default -> {
+                    payload = ("{\"n\":" + i + ",\"kind\":\"mail\"}").getBytes();
+                    headerText = switch (i % 10) {
+                        case 5 -> List.of("[1, 2]", "42", "null", "not json", "{\"open\":").get(i / 10 % 5);
+                        case 6 -> "{\"trace\":\"t-" + i + "\",\"context\":{\"depth\":[1,{\"x\":null}]},\"n\":" + i
+                                + ",\"gone\":null}";
+                        default -> null;
+                    };
+                    good.add(i);
+                }
+            }
+            inserts.add(dsl().insertInto(t).set(t.GRP, "emails").set(t.PAYLOAD, payload).set(t.HEADERS, headerText));
+        }
+        for (int from = 0; from < inserts.size(); from += 500) {
+            dsl().batch(inserts.subList(from, Math.min(from + 500, inserts.size()))).execute();
+        }
+        broker.start();
+        int bad = DRILL_ROWS - good.size();
+        await().atMost(Duration.ofMinutes(5)).until(() -> settled.size() == DRILL_ROWS);
+        // every row settled once, by its handler or by the decode policy, and nothing is in work any more
+        assertThat(settled.values()).containsOnly(1);
+        assertThat(count(t, "processed_at is not null")).isEqualTo(good.size());
+        assertThat(count(t, "grp = 'dead' and processed_at is null and last_error is not null")).isEqualTo(bad);
+        assertThat(handled).containsOnlyKeys(good).allSatisfy((n, times) -> assertThat(times).isOne());
+        assertThat(undecoded).hasSize(bad).allSatisfy((id, times) -> assertThat(times).isOne());
+        // nothing came back: one delivery each (the lease and advisory claims count it on the row)
+        assertThat(count(t, "attempt > " + (form == Form.ROW_LOCK ? 1 : 2))).isZero();
+        // the headers were read as far as they decode
+        headers.forEach((n, h) -> {
+            switch (n % 10) {
+                case 5 -> assertThat(h).isEmpty();
+                case 6 -> assertThat(h).containsOnly(Map.entry("trace", "t-" + n),
+                        Map.entry("context", "{\"depth\":[1,{\"x\":null}]}"), Map.entry("n", String.valueOf(n)));
+                default -> assertThat(h).isEmpty();
+            }
+        });
+    }
+
     // ================================================================ fixture
 
     /** {@code builder} in {@code form}: the lease column or an advisory key on the id added. */
