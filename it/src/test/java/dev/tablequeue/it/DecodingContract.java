@@ -11,6 +11,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.FailurePolicy;
+import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
@@ -117,10 +118,7 @@ public abstract class DecodingContract extends BrokerFixture {
         List<Object> undecoded = new CopyOnWriteArrayList<>();
         QueueBroker broker = broker(decodeFailuresInto(undecoded));
         List<Job> handled = new CopyOnWriteArrayList<>();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
-            handled.add(job);
-            return Outcome.ack();
-        });
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle(acking(handled));
         long nothing = insertRaw(t, "emails", "null".getBytes());
         insertJobs(t, 1);
         broker.start();
@@ -136,10 +134,7 @@ public abstract class DecodingContract extends BrokerFixture {
         RoleBinding<Record> b = binding(t, form);
         QueueBroker broker = broker();
         List<Job> handled = new CopyOnWriteArrayList<>();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
-            handled.add(job);
-            return Outcome.ack();
-        });
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle(acking(handled));
         broker.start();
         // a producer a release ahead adds a field during a rolling deploy
         insertRaw(t, "emails", "{\"n\":3,\"kind\":\"mail\",\"locale\":\"de\",\"tags\":[1]}".getBytes());
@@ -156,10 +151,7 @@ public abstract class DecodingContract extends BrokerFixture {
         QueueBroker broker = broker(decodeFailuresInto(undecoded));
         List<Job> handled = new CopyOnWriteArrayList<>();
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(5).deadLetter("undecodable")
-                .handle((job, d) -> {
-                    handled.add(job);
-                    return Outcome.ack();
-                });
+                .handle(acking(handled));
         long bad = insertRaw(t, "emails", "{\"n\": oops".getBytes());
         insertJobs(t, 1);
         broker.start();
@@ -235,12 +227,9 @@ public abstract class DecodingContract extends BrokerFixture {
     public final void a_handler_that_throws_is_retried_after_a_growing_delay_with_jitter_by_default(Form form) {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
-        // a clock of its own, stopped a minute ahead: rows the database stamped are due, and nothing else moves
-        SettableClock stopped = new SettableClock();
-        Instant at = Instant.now().plus(Duration.ofMinutes(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        stopped.set(at);
-        QueueBroker broker = QueueBroker.builder(pool).clock(stopped).pollInterval(POLL).build();
-        brokers.add(broker);
+        SettableClock stopped = stoppedAMinuteAhead();
+        Instant at = stopped.instant();
+        QueueBroker broker = broker(stopped);
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
             attempts.add(d.attempt().orElseThrow());
@@ -258,6 +247,25 @@ public abstract class DecodingContract extends BrokerFixture {
         await().atMost(PATIENCE).until(() -> attempts.size() == 2 && retryAfter(t, id).isAfter(later));
         assertThat(retryAfter(t, id)).isBetween(later.plusSeconds(1), later.plusSeconds(2));
         assertThat(attempts).containsExactly(1, 2);
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void the_backoff_of_a_mount_takes_the_steps_it_is_given(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        SettableClock stopped = stoppedAMinuteAhead();
+        Instant at = stopped.instant();
+        QueueBroker broker = broker(stopped);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class)
+                .onHandlerFailure(FailurePolicy.backoff(Duration.ofMinutes(2), Duration.ofMinutes(3)))
+                .handle((job, d) -> {
+                    throw new IllegalStateException("fails");
+                });
+        long id = insertJobs(t, 1).get(0);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> retryAfter(t, id).isAfter(at));
+        assertThat(retryAfter(t, id)).isBetween(at.plus(Duration.ofMinutes(1)), at.plus(Duration.ofMinutes(2)));
     }
 
     @ParameterizedTest
@@ -558,6 +566,31 @@ public abstract class DecodingContract extends BrokerFixture {
     static RoleBinding<Record> withHeaders(Jobs t, Form form) {
         return inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER).attempt(t.ATTEMPT)
                 .processedAt(t.PROCESSED_AT).headers(t.HEADERS).payload(t.PAYLOAD), t, form);
+    }
+
+    /**
+     * A clock of a test's own, stopped a minute ahead: the rows the database stamped are due, and nothing
+     * else moves until the test advances it.
+     */
+    static SettableClock stoppedAMinuteAhead() {
+        SettableClock stopped = new SettableClock();
+        stopped.set(Instant.now().plus(Duration.ofMinutes(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        return stopped;
+    }
+
+    /** A broker of the fixture's on {@code clock}. */
+    QueueBroker broker(SettableClock clock) {
+        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL).build();
+        brokers.add(broker);
+        return broker;
+    }
+
+    /** A handler that keeps each job it takes and acknowledges it. */
+    static Handler<Job> acking(List<Job> handled) {
+        return (job, d) -> {
+            handled.add(job);
+            return Outcome.ack();
+        };
     }
 
     /** {@link Jobs#binding} with the last-error column. */

@@ -12,6 +12,7 @@ import static dev.tablequeue.binding.Refusals.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
+import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jooq.Field;
@@ -179,24 +180,22 @@ class RoleBindingTest {
         assertThat(tickets().payload(t.PAYLOAD).build().lastErrorLength()).isZero();
     }
 
-    @Test
-    void a_last_error_column_that_holds_too_few_characters_is_refused() {
-        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.SHORT),
-                "odd_jobs", "lastError column \"short\" holds 40 characters", "at least 100");
-    }
-
-    @Test
-    void a_last_error_column_that_is_not_null_without_a_default_is_refused() {
-        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.REASON),
-                "odd_jobs", "lastError column \"reason\" is NOT NULL without a default", "the insert would fail");
-    }
-
-    @Test
     @SuppressWarnings("unchecked")
-    void a_last_error_column_that_holds_no_text_is_refused() {
-        Field<String> number = (Field<String>) (Field<?>) ODD_JOBS.META;
-        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(number),
-                "odd_jobs", "lastError column \"meta\" must hold String", "not Long");
+    static Stream<Arguments> lastErrorColumnsRefused() {
+        var t = ODD_JOBS;
+        return Stream.of(
+                Arguments.of(t.SHORT, List.of("lastError column \"short\" holds 40 characters", "at least 100")),
+                Arguments.of(t.REASON, List.of("lastError column \"reason\" is NOT NULL without a default",
+                        "the insert would fail")),
+                Arguments.of((Field<String>) (Field<?>) t.META, List.of("lastError column \"meta\" must hold String",
+                        "not Long")));
+    }
+
+    @ParameterizedTest(name = "lastError({0})")
+    @MethodSource("lastErrorColumnsRefused")
+    void a_last_error_column_too_short_not_null_without_a_default_or_not_text_is_refused(
+            Field<String> column, List<String> fragments) {
+        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(column), "odd_jobs", fragments.toArray(String[]::new));
     }
 
     @Test
