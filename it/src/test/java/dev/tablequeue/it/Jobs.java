@@ -28,6 +28,7 @@ public final class Jobs extends TableImpl<Record> {
     public final TableField<Record, String> HEADERS;
     public final TableField<Record, byte[]> PAYLOAD;
     public final TableField<Record, String> NOTE;
+    public final TableField<Record, String> LAST_ERROR;
 
     public Jobs(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
@@ -44,6 +45,7 @@ public final class Jobs extends TableImpl<Record> {
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
         NOTE = createField(DSL.name("note"), SQLDataType.VARCHAR(100), this, "");
+        LAST_ERROR = createField(DSL.name("last_error"), SQLDataType.CLOB, this, "");
     }
 
     /** A payload-mode binding of {@code t} with every ordering role, in {@code form}. */

@@ -9,6 +9,6 @@ final class MySqlTables {
                 + " priority INT NOT NULL DEFAULT 0, partition_key VARCHAR(100),"
                 + " retry_after DATETIME(6) NOT NULL DEFAULT (UTC_TIMESTAMP(6)), attempt INT NOT NULL DEFAULT 1,"
                 + " processed_at DATETIME(6) NULL, locked_until DATETIME(6) NULL, headers TEXT, payload LONGBLOB,"
-                + " note VARCHAR(100), INDEX " + name + "_claim (grp, priority, retry_after, id))";
+                + " note VARCHAR(100), last_error TEXT, INDEX " + name + "_claim (grp, priority, retry_after, id))";
     }
 }

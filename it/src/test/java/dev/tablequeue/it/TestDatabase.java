@@ -26,7 +26,7 @@ public enum TestDatabase {
             return "CREATE TABLE " + name + " (id BIGSERIAL PRIMARY KEY, grp TEXT, priority INT NOT NULL DEFAULT 0,"
                     + " partition_key TEXT, retry_after TIMESTAMPTZ NOT NULL DEFAULT now(),"
                     + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ,"
-                    + " headers TEXT, payload BYTEA, note TEXT)";
+                    + " headers TEXT, payload BYTEA, note TEXT, last_error TEXT)";
         }
     },
     MARIADB(LiveDatabase.Engine.MARIADB, SQLDialect.MARIADB, EnumSet.allOf(Form.class), "datetime") {
@@ -65,7 +65,7 @@ public enum TestDatabase {
                     + " priority INTEGER NOT NULL DEFAULT 0, partition_key TEXT,"
                     + " retry_after TEXT NOT NULL DEFAULT (" + SqliteTime.NOW_SQL + "),"
                     + " attempt INTEGER NOT NULL DEFAULT 1, processed_at TEXT, locked_until TEXT, headers TEXT,"
-                    + " payload BLOB, note TEXT)";
+                    + " payload BLOB, note TEXT, last_error TEXT)";
         }
     };
 

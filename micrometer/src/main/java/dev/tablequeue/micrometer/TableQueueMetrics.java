@@ -168,6 +168,12 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
             case Outcome.Drop d -> m.dropped.increment();
             case Outcome.Retry r -> retried(m, delivery);
             case Outcome.RetryAfter r -> retried(m, delivery);
+            case Outcome.DeadLetter x -> {
+                // counted as dead-lettered when it was reported; without a dead letter declared it was dropped
+                if (!deadLettered.remove(delivery)) {
+                    m.dropped.increment();
+                }
+            }
         }
     }
 

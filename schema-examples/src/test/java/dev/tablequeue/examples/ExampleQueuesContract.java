@@ -48,7 +48,8 @@ public abstract class ExampleQueuesContract {
         assertThat(roles(b)).containsExactly(
                 Map.entry(Role.ID, "job_id"), Map.entry(Role.GROUP, "name"),
                 Map.entry(Role.RETRY_AFTER, "retry_after"), Map.entry(Role.ATTEMPT, "attempt"),
-                Map.entry(Role.PROCESSED_AT, "processed_at"), Map.entry(Role.PAYLOAD, "payload"));
+                Map.entry(Role.PROCESSED_AT, "processed_at"), Map.entry(Role.PAYLOAD, "payload"),
+                Map.entry(Role.LAST_ERROR, "last_error"));
         assertThat(b.form()).isEqualTo(Form.ROW_LOCK);
         assertThat(b.payloadMode()).isTrue();
         assertThat(b.clock()).isEqualTo(ClockSource.HOST);

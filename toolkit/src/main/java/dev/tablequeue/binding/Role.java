@@ -24,7 +24,12 @@ public enum Role {
     /** The delivery's headers, kept in one JSON or text column. */
     HEADERS("headers"),
     /** The message bytes: payload mode. */
-    PAYLOAD("payload");
+    PAYLOAD("payload"),
+    /**
+     * Why the row last failed: the exception's class and message, written with every retry, dead letter and
+     * drop that a failure caused, in a text column.
+     */
+    LAST_ERROR("lastError");
 
     private final String setting;
 

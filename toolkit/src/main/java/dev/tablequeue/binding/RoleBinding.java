@@ -42,6 +42,11 @@ import org.jooq.TableField;
  * @param <R> the jOOQ record type of the table
  */
 public final class RoleBinding<R extends Record> {
+    /** The most characters a last error keeps: the exception's class and message, cut there. */
+    public static final int LAST_ERROR_LONGEST = 1000;
+    /** The fewest characters a last-error column must hold, so it keeps more than a class name. */
+    public static final int LAST_ERROR_SHORTEST = 100;
+
     private final Table<R> table;
     private final Map<Role, Field<?>> roles;
     private final boolean fifo;
@@ -101,6 +106,19 @@ public final class RoleBinding<R extends Record> {
     /** Every role the table plays, with its column, in {@link Role} order. */
     public Map<Role, Field<?>> roles() {
         return roles;
+    }
+
+    /**
+     * How many characters a last error keeps: {@link #LAST_ERROR_LONGEST}, or the column's declared length
+     * where jOOQ's class gives a shorter one; 0 where the table keeps no last error.
+     */
+    public int lastErrorLength() {
+        Field<?> column = roles.get(Role.LAST_ERROR);
+        if (column == null) {
+            return 0;
+        }
+        int declared = Builder.declaredLength(table, column);
+        return declared > 0 ? Math.min(declared, LAST_ERROR_LONGEST) : LAST_ERROR_LONGEST;
     }
 
     /** Whether each group keeps its order: one row of a group in work at a time. */
@@ -179,13 +197,14 @@ public final class RoleBinding<R extends Record> {
 
     /**
      * The columns the binding's insert writes, in {@link Role} order: the roles the database does not fill
-     * (never processed_at or the lease, which a new row leaves empty), then header fields, then data.
+     * (never processed_at, the lease or the last error, which a new row leaves empty), then header fields,
+     * then data.
      */
     public List<Field<?>> insertColumns() {
         List<Field<?>> columns = new ArrayList<>();
         for (Map.Entry<Role, Field<?>> e : roles.entrySet()) {
             Role role = e.getKey();
-            if (role == Role.PROCESSED_AT || role == Role.LEASE) {
+            if (role == Role.PROCESSED_AT || role == Role.LEASE || role == Role.LAST_ERROR) {
                 continue;
             }
             if (!isGenerated(e.getValue())) {
@@ -299,6 +318,16 @@ public final class RoleBinding<R extends Record> {
         /** Payload mode: the message bytes, in a {@code byte[]}, text or JSON column. */
         public Builder<R> payload(Field<?> column) {
             return role(Role.PAYLOAD, column);
+        }
+
+        /**
+         * The last error: a text column that every retry, dead letter and drop a failure caused writes with
+         * the exception's class and message, cut at {@link RoleBinding#LAST_ERROR_LONGEST} characters (or the
+         * column's declared length), so an operator sees why a row failed. An outcome without a failure (an
+         * acknowledgement, a handler's own retry) leaves it as it was.
+         */
+        public Builder<R> lastError(Field<String> column) {
+            return role(Role.LAST_ERROR, column);
         }
 
         /** A row-mode table's own columns, which a claim of rows reads beside the roles. */
@@ -519,9 +548,43 @@ public final class RoleBinding<R extends Record> {
                             + " not " + type.getSimpleName());
                 }
             }
+            Field<?> lastError = roles.get(Role.LAST_ERROR);
+            if (lastError != null) {
+                checkLastError(lastError, broken);
+            }
             if (!headerFields.isEmpty() && headers != null) {
                 broken.add("headers(..) and headerFields(..) are two layouts of the headers: declare one");
             }
+        }
+
+        private void checkLastError(Field<?> column, List<String> broken) {
+            String name = "lastError column \"" + column.getName() + "\"";
+            if (column.getType() != String.class) {
+                broken.add(name + " must hold String (text), not " + column.getType().getSimpleName());
+                return;
+            }
+            int length = declaredLength(table, column);
+            if (length > 0 && length < LAST_ERROR_SHORTEST) {
+                broken.add(name + " holds " + length + " characters, and a last error needs at least "
+                        + LAST_ERROR_SHORTEST + " to say more than the exception's class");
+            }
+            DataType<?> type = declared(table, column).getDataType();
+            if (!type.nullable() && !type.defaulted()) {
+                broken.add(name + " is NOT NULL without a default, and a new row has no error: the insert"
+                        + " would fail, so declare it nullable");
+            }
+        }
+
+        /** {@code column} as the table declares it (with jOOQ's metadata), or as given where it does not. */
+        private static Field<?> declared(Table<?> table, Field<?> column) {
+            Field<?> declared = table.field(column.getName());
+            return declared == null ? column : declared;
+        }
+
+        /** The declared length of a text column, 0 where jOOQ knows none (TEXT, CLOB). */
+        static int declaredLength(Table<?> table, Field<?> column) {
+            DataType<?> type = declared(table, column).getDataType();
+            return type.hasLength() ? type.length() : 0;
         }
 
         private void checkForm(List<String> broken) {

@@ -3,12 +3,21 @@ package dev.tablequeue.broker;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 
 /** One claimed row in a handler's hands: what the handler reads off it beside the message. */
 public interface Delivery {
 
-    /** The row's id. */
+    /** The row's id, in the Java type of the binding's id column; {@link #id(Field)} gives it typed. */
     Object id();
+
+    /**
+     * The row's id in the type of {@code idColumn}, the binding's id column as jOOQ's generated class holds
+     * it: {@code Long jobId = delivery.id(EMAIL_JOBS.JOB_ID)}.
+     *
+     * @throws IllegalArgumentException if {@code idColumn} is not the id column of the delivery's table
+     */
+    <V> V id(Field<V> idColumn);
 
     /** The queue (the subscription's name) the row was claimed from. */
     String queue();

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.TableField;
 
 /**
  * A delivery in work: what its handler sees, and what its settlement needs (the connection that holds it,
@@ -27,6 +29,8 @@ final class InWork implements Delivery {
     /** The row lock claim this delivery came in with, whose transaction it shares; null in other forms. */
     final ClaimGroup group;
     volatile Instant leaseHeld;
+    /** What the row failed with, where a failure policy settles it: its last error. */
+    volatile Throwable failure;
     /** Set when the lock release was not confirmed, so the connection must end its session. */
     volatile boolean evicted;
     final AtomicReference<State> state = new AtomicReference<>(State.IN_WORK);
@@ -53,6 +57,18 @@ final class InWork implements Delivery {
     @Override
     public Object id() {
         return row.id();
+    }
+
+    @Override
+    public <V> V id(Field<V> idColumn) {
+        Field<?> id = subscription.binding.id();
+        boolean otherTable = idColumn instanceof TableField<?, ?> column && column.getTable() != null
+                && !column.getTable().equals(subscription.binding.table());
+        if (otherTable || !idColumn.getName().equals(id.getName())) {
+            throw new IllegalArgumentException("id(" + idColumn + ") reads the id of a delivery of table \""
+                    + subscription.binding.tableName() + "\", whose id column is \"" + id.getName() + "\"");
+        }
+        return idColumn.getDataType().convert(row.id());
     }
 
     @Override

@@ -23,8 +23,8 @@ public final class Mount<T> {
     Table<?> deadLetterTable;
     Duration lease;
     Duration pollInterval;
-    FailurePolicy onDecodeFailure = FailurePolicy.drop();
-    FailurePolicy onHandlerFailure = FailurePolicy.retry();
+    FailurePolicy onDecodeFailure = FailurePolicy.deadLetterOrDrop();
+    FailurePolicy onHandlerFailure = FailurePolicy.backoff();
 
     Mount(QueueBroker broker, InboxQueue<? extends Record> queue, Class<T> payloadType, boolean rows) {
         this.broker = broker;
@@ -79,13 +79,19 @@ public final class Mount<T> {
         return this;
     }
 
-    /** How a row that does not decode is settled (default: dropped). */
+    /**
+     * How a row that does not decode is settled (default: {@link FailurePolicy#deadLetterOrDrop()}, moved to
+     * the dead letter where one is declared, dropped otherwise). Each such row is logged as an error.
+     */
     public Mount<T> onDecodeFailure(FailurePolicy policy) {
         this.onDecodeFailure = Objects.requireNonNull(policy, "policy");
         return this;
     }
 
-    /** How a delivery whose handler threw is settled (default: retried, counted toward the cap). */
+    /**
+     * How a delivery whose handler threw is settled (default: {@link FailurePolicy#backoff()}, a delayed
+     * retry counted toward the cap).
+     */
     public Mount<T> onHandlerFailure(FailurePolicy policy) {
         this.onHandlerFailure = Objects.requireNonNull(policy, "policy");
         return this;

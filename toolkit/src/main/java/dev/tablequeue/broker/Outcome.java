@@ -29,6 +29,14 @@ public sealed interface Outcome {
         return Drop.INSTANCE;
     }
 
+    /**
+     * Moves the row to the subscription's dead letter now, whatever its attempt: for a message no retry will
+     * mend. Where the subscription declares no dead letter, finishes the row as {@link #drop()} does.
+     */
+    static Outcome deadLetter() {
+        return DeadLetter.INSTANCE;
+    }
+
     /** See {@link Outcome#ack()}. */
     enum Ack implements Outcome {
         INSTANCE
@@ -41,6 +49,11 @@ public sealed interface Outcome {
 
     /** See {@link Outcome#drop()}. */
     enum Drop implements Outcome {
+        INSTANCE
+    }
+
+    /** See {@link Outcome#deadLetter()}. */
+    enum DeadLetter implements Outcome {
         INSTANCE
     }
 

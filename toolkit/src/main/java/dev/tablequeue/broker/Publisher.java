@@ -277,7 +277,7 @@ public final class Publisher {
             } else if (binding.column(Role.GROUP).map(f -> f.getName().equals(name)).orElse(false)) {
                 values.add(message.name());
             } else if (binding.column(Role.PAYLOAD).map(f -> f.getName().equals(name)).orElse(false)) {
-                values.add(payload(column, message));
+                values.add(payload(binding, column, message));
             } else if (binding.column(Role.HEADERS).map(f -> f.getName().equals(name)).orElse(false)) {
                 values.add(RowReader.writeHeaders(headers));
             } else if (headerFields.contains(name)) {
@@ -289,8 +289,14 @@ public final class Publisher {
         return values;
     }
 
-    private Object payload(Field<?> column, Message message) {
+    private Object payload(RoleBinding<?> binding, Field<?> column, Message message) {
         byte[] bytes = encode(message);
+        if (bytes == null) {
+            // a row without a payload would reach no handler: it would fail to decode on every claim
+            throw new TableQueueException("the publish of " + message.name() + " into \"" + binding.tableName()
+                    + "\" carries no payload, and the table's payload column \"" + column.getName() + "\" (the"
+                    + " payload role) needs one: publish Message.of(name, payload) with a payload that is not null");
+        }
         return column.getType() == byte[].class ? bytes : new String(bytes, StandardCharsets.UTF_8);
     }
 

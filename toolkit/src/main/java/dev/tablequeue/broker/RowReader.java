@@ -1,6 +1,5 @@
 package dev.tablequeue.broker;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tablequeue.HeaderException;
 import dev.tablequeue.binding.Role;
@@ -26,7 +25,6 @@ import org.jooq.impl.DSL;
  */
 final class RowReader {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> HEADER_MAP = new TypeReference<>() {};
 
     private final RoleBinding<?> binding;
     private final boolean rows;
@@ -35,6 +33,7 @@ final class RowReader {
     private final String attempt;
     private final String key;
     private final String headers;
+    private final HeaderColumn headerColumn;
     private final String payload;
     private final boolean textPayload;
     private final List<Field<?>> rowColumns;
@@ -47,6 +46,7 @@ final class RowReader {
         this.attempt = binding.column(Role.ATTEMPT).map(Field::getName).orElse(null);
         this.key = binding.column(Role.PARTITION_KEY).map(Field::getName).orElse(null);
         this.headers = binding.column(Role.HEADERS).map(Field::getName).orElse(null);
+        this.headerColumn = new HeaderColumn(binding.tableName(), headers);
         this.payload = binding.column(Role.PAYLOAD).map(Field::getName).orElse(null);
         this.textPayload = binding.column(Role.PAYLOAD).map(f -> f.getType() != byte[].class).orElse(false);
         this.rowColumns = binding.rowColumns();
@@ -74,7 +74,8 @@ final class RowReader {
             try {
                 Record record = record(rs);
                 return new ClaimedRow(rowId, rowAttempt, key == null ? null : record.get(key),
-                        headerFields(record::get), null, record, null);
+                        headers != null ? headerColumn.read(rowId, record.get(headers)) : headerFields(record::get),
+                        null, record, null);
             } catch (RuntimeException | SQLException e) {
                 return new ClaimedRow(rowId, rowAttempt, null, Map.of(), null, null, e);
             }
@@ -82,7 +83,7 @@ final class RowReader {
         try {
             Object partition = key == null ? null : rs.getObject(key);
             Map<String, String> headerMap = headers != null
-                    ? parseHeaders(rs.getString(headers))
+                    ? headerColumn.read(rowId, rs.getString(headers))
                     : headerFields(name -> {
                         try {
                             return rs.getObject(name);
@@ -116,14 +117,12 @@ final class RowReader {
         }
         try {
             Object partition = key == null || r.field(key) == null ? null : r.get(key);
-            if (rows) {
-                Record record = r.into(binding.table());
-                return new ClaimedRow(rowId, rowAttempt, partition, headerFields(name ->
-                        r.field(name) == null ? null : r.get(name)), null, record, null);
-            }
             Map<String, String> headerMap = headers != null && r.field(headers) != null
-                    ? parseHeaders(r.get(headers) == null ? null : String.valueOf(r.get(headers)))
+                    ? headerColumn.read(rowId, r.get(headers))
                     : headerFields(name -> r.field(name) == null ? null : r.get(name));
+            if (rows) {
+                return new ClaimedRow(rowId, rowAttempt, partition, headerMap, null, r.into(binding.table()), null);
+            }
             Object value = payload == null ? null : r.get(payload);
             byte[] bytes = value instanceof byte[] b ? b : value == null ? null : bytes(String.valueOf(value));
             return new ClaimedRow(rowId, rowAttempt, partition, headerMap, bytes, null, null);
@@ -185,24 +184,6 @@ final class RowReader {
             return value.toString();
         }
         return String.valueOf(value);
-    }
-
-    static Map<String, String> parseHeaders(String json) {
-        if (json == null || json.isBlank()) {
-            return Map.of();
-        }
-        try {
-            Map<String, Object> parsed = JSON.readValue(json, HEADER_MAP);
-            Map<String, String> map = new LinkedHashMap<>();
-            parsed.forEach((k, v) -> {
-                if (v != null) {
-                    map.put(k, v instanceof String s ? s : String.valueOf(v));
-                }
-            });
-            return map;
-        } catch (Exception e) {
-            throw new HeaderException("headers are not a JSON object of strings: " + e.getMessage(), e);
-        }
     }
 
     static String writeHeaders(Map<String, String> headers) {

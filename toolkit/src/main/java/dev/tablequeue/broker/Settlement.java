@@ -482,6 +482,7 @@ final class Settlement {
         return switch (outcome) {
             case Outcome.Ack a -> new Action(Kind.ACK, null);
             case Outcome.Drop drop -> new Action(Kind.DISCARD, null);
+            case Outcome.DeadLetter dead -> new Action(deadLetterDeclared() ? Kind.DEAD_LETTER : Kind.DISCARD, null);
             case Outcome.Retry r -> spent(d) ? new Action(Kind.DEAD_LETTER, null) : new Action(Kind.RETRY, null);
             case Outcome.RetryAfter r -> {
                 if (spent(d)) {
@@ -500,9 +501,27 @@ final class Settlement {
     }
 
     /** Whether this delivery was the last one {@code maxAttempts} allows. */
-    private boolean spent(InWork d) {
+    boolean spent(InWork d) {
         int max = subscription.mount.maxAttempts;
         return max > 0 && d.attempt().isPresent() && d.attempt().getAsInt() >= max;
+    }
+
+    private boolean deadLetterDeclared() {
+        Mount<?> m = subscription.mount;
+        return m.deadLetterGroup != null || m.deadLetterTable != null;
+    }
+
+    /** What {@code outcome} does to {@code d}'s row, as a log line says it: "is dropped (deleted)", say. */
+    String fate(InWork d, Outcome outcome) {
+        String dropped = binding.has(Role.PROCESSED_AT) ? "is dropped (marked processed)" : "is dropped (deleted)";
+        String moved = "moves to the dead letter \"" + (deadLetterDeclared() ? destination() : "") + "\"";
+        return switch (outcome) {
+            case Outcome.Ack a -> "is acknowledged";
+            case Outcome.Drop drop -> dropped;
+            case Outcome.DeadLetter dead -> deadLetterDeclared() ? moved : dropped + ": no dead letter is declared";
+            case Outcome.Retry r -> spent(d) ? moved + ": its attempts are spent" : "is retried";
+            case Outcome.RetryAfter r -> spent(d) ? moved + ": its attempts are spent" : "is retried after " + r.delay();
+        };
     }
 
     private String destination() {
@@ -518,6 +537,10 @@ final class Settlement {
         }
         if (action.kind() == Kind.DEAD_LETTER && subscription.mount.deadLetterGroup != null) {
             binds.destination(subscription.mount.deadLetterGroup);
+        }
+        Throwable failure = d.failure;
+        if (failure != null && binding.has(Role.LAST_ERROR)) {
+            binds.lastError(LastError.of(failure, binding.lastErrorLength()));
         }
         return binds;
     }
@@ -791,6 +814,7 @@ final class Settlement {
         return switch (outcome) {
             case Outcome.Ack a -> "acknowledgement";
             case Outcome.Drop d -> "drop";
+            case Outcome.DeadLetter d -> "dead letter";
             case Outcome.Retry r -> "retry";
             case Outcome.RetryAfter r -> "retry after " + r.delay();
         };

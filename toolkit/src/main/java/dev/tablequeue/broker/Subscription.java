@@ -3,6 +3,7 @@ package dev.tablequeue.broker;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Own;
+import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
@@ -20,6 +21,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -91,6 +93,8 @@ final class Subscription<T> {
      * wait for a claim in progress.
      */
     private final ReentrantLock claimTurn = new ReentrantLock();
+    /** Released when the subscription stops: a failed delivery held before its retry is let go then. */
+    private final CountDownLatch stopping = new CountDownLatch(1);
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
     /**
@@ -126,6 +130,7 @@ final class Subscription<T> {
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
         statements = Statements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
         statements.prepare(dialect, connection, binding.tableName(), queue.toString());
+        AttemptDefault.check(connection, binding, queue.toString());
         reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         settlement = new Settlement(this, statements, dialect);
         database = dialect.advisoryKeysInProcess()
@@ -190,6 +195,7 @@ final class Subscription<T> {
 
     void stop() {
         running = false;
+        stopping.countDown();
         wakeup.wake();
         if (slots != null) {
             slots.wake();
@@ -801,9 +807,11 @@ final class Subscription<T> {
         try {
             message = decode(d.row);
         } catch (Exception e) {
-            LOG.warn("{} does not decode, settled by the decode policy: {}", d, e.toString());
             broker.listener.decodeFailed(d, e);
-            return policy(mount.onDecodeFailure, d, e);
+            Outcome outcome = policy(mount.onDecodeFailure, d, e);
+            LOG.error("row {} of table \"{}\" (queue {}) does not decode and {}: {}", d.id(), binding.tableName(),
+                    queue, settlement.fate(d, outcome), e.toString());
+            return held(d, outcome);
         }
         try {
             Outcome outcome = handler.handle(message, d);
@@ -815,8 +823,9 @@ final class Subscription<T> {
             Thread.currentThread().interrupt();
             return policy(mount.onHandlerFailure, d, e);
         } catch (Exception | Error e) {
-            LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
-            return policy(mount.onHandlerFailure, d, e);
+            Outcome outcome = policy(mount.onHandlerFailure, d, e);
+            LOG.warn("the handler of {} failed on row {}, which {}", queue, d.id(), settlement.fate(d, outcome), e);
+            return held(d, outcome);
         }
     }
 
@@ -830,6 +839,7 @@ final class Subscription<T> {
     }
 
     private Outcome policy(FailurePolicy policy, InWork d, Throwable failure) {
+        d.failure = failure;
         try {
             Outcome outcome = policy.settle(d, failure);
             return outcome == null ? Outcome.retry() : outcome;
@@ -837,6 +847,26 @@ final class Subscription<T> {
             LOG.warn("the failure policy of {} threw; retrying {}: {}", queue, d, e.toString());
             return Outcome.retry();
         }
+    }
+
+    /**
+     * A failure policy's delayed retry on a table that cannot hide its row (no retryAfter column): the worker
+     * holds the delivery for the delay (at most {@link Backoff#MOST_HELD_SECONDS}), or until the subscription
+     * stops, and then returns the row at once. Returning it at once without the hold would deliver a failing
+     * row again at full speed, for ever where no cap is declared.
+     */
+    private Outcome held(InWork d, Outcome outcome) {
+        if (!(outcome instanceof Outcome.RetryAfter r) || binding.has(Role.RETRY_AFTER)
+                || binding.owns(Event.RETRY_AFTER) || settlement.spent(d)) {
+            return outcome;
+        }
+        long nanos = Math.min(r.delay().toNanos(), TimeUnit.SECONDS.toNanos(Backoff.MOST_HELD_SECONDS));
+        try {
+            stopping.await(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Outcome.retry();
     }
 
     @SuppressWarnings("unchecked")
@@ -850,7 +880,12 @@ final class Subscription<T> {
         if (row.payload() == null) {
             throw new IllegalStateException("the payload column of row " + row.id() + " is NULL");
         }
-        return broker.codec.decode(row.payload(), mount.payloadType);
+        T message = broker.codec.decode(row.payload(), mount.payloadType);
+        if (message == null) {
+            // a handler is never handed null: JSON null (or a codec's empty answer) carries no message
+            throw new IllegalStateException("the payload of row " + row.id() + " decodes to null");
+        }
+        return message;
     }
 
     // ------------------------------------------------------------------ leases

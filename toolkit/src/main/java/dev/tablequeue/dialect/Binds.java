@@ -21,6 +21,7 @@ public final class Binds {
     private Instant leaseHeld;
     private String destination;
     private String key;
+    private String lastError;
     private List<?> values = List.of();
 
     public Binds id(Object value) {
@@ -78,6 +79,12 @@ public final class Binds {
         return this;
     }
 
+    /** Why the row failed, for the last-error column; null keeps what the column holds. */
+    public Binds lastError(String value) {
+        this.lastError = value;
+        return this;
+    }
+
     /** The values of an insert, in the order of the binding's insert columns. */
     public Binds values(List<?> value) {
         this.values = value;
@@ -97,6 +104,7 @@ public final class Binds {
             case LEASE_HELD -> time(dialect, param, leaseHeld);
             case DESTINATION -> destination;
             case KEY -> key;
+            case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();
         };

@@ -155,6 +155,20 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return lease.eq(w.bind(Param.of(Param.Kind.LEASE_HELD, lease), lease));
     }
 
+    /**
+     * Adds {@code last_error = coalesce(?, last_error)} to {@code set} where the binding keeps a last error:
+     * an outcome a failure caused writes its text, any other binds null and keeps what the row held.
+     */
+    protected void writeLastError(StatementWriter w, RoleBinding<?> b, Map<Field<?>, Field<?>> set) {
+        b.column(Role.LAST_ERROR).ifPresent(column -> set.put(typed(column), lastError(w, column)));
+    }
+
+    /** {@code coalesce(?, last_error)}: the failure's text, or the column's own where there is none. */
+    protected Field<Object> lastError(StatementWriter w, Field<?> column) {
+        Field<Object> e = typed(column);
+        return DSL.coalesce(w.bind(Param.of(Param.Kind.LAST_ERROR, column), e), e);
+    }
+
     /** The text of a row's advisory key: literal parts as params, columns cast to text. */
     protected Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
         List<Field<String>> parts = new ArrayList<>();
@@ -300,21 +314,28 @@ public abstract class JooqQueueDialect implements QueueDialect {
 
     @Override
     public Statement ack(RoleBinding<?> b) {
-        return finish(b, "ack");
+        return finish(b, "ack", false);
     }
 
     @Override
     public Statement discard(RoleBinding<?> b) {
-        return finish(b, "discard");
+        return finish(b, "discard", true);
     }
 
-    /** Marks processed_at, or deletes the row, while (lease form) the row holds the token. */
-    protected Statement finish(RoleBinding<?> b, String purpose) {
+    /**
+     * Marks processed_at (and, for a drop, the last error), or deletes the row, while (lease form) the row
+     * holds the token.
+     */
+    protected Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
         StatementWriter w = writer();
         Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
         if (processed.isPresent()) {
             Field<Object> p = typed(processed.get());
-            Map<Field<?>, Field<?>> set = Map.of(p, now(w, b, p));
+            Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+            set.put(p, now(w, b, p));
+            if (failure) {
+                writeLastError(w, b, set);
+            }
             return w.statement(purpose, w.dsl().update(table(b))
                     .set(set)
                     .where(idIs(w, b))
@@ -323,23 +344,31 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return w.statement(purpose, w.dsl().deleteFrom(table(b)).where(idIs(w, b)).and(holdsLease(w, b)));
     }
 
+    /**
+     * Row lock: counts the attempt (the rollback of a claim would not); lease: clears the lease; advisory:
+     * nothing (the take counted the attempt, and the release returns the row). Each writes the last error
+     * where the binding keeps one.
+     */
     @Override
     public Optional<Statement> retry(RoleBinding<?> b) {
         StatementWriter w = writer();
-        return switch (b.form()) {
-            case ROW_LOCK -> b.column(Role.ATTEMPT).map(a -> w.statement("retry", w.dsl().update(table(b))
-                    .set(Map.of(typed(a), attemptPlusOne(a)))
-                    .where(idIs(w, b))));
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        switch (b.form()) {
+            case ROW_LOCK -> b.column(Role.ATTEMPT).ifPresent(a -> set.put(typed(a), attemptPlusOne(a)));
             case LEASE -> {
                 Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
-                Map<Field<?>, Field<?>> set = Map.of(lease, DSL.inline(null, lease));
-                yield Optional.of(w.statement("retry", w.dsl().update(table(b))
-                        .set(set)
-                        .where(idIs(w, b))
-                        .and(holdsLease(w, b))));
+                set.put(lease, DSL.inline(null, lease));
             }
-            case ADVISORY -> Optional.empty();
-        };
+            case ADVISORY -> { }
+        }
+        writeLastError(w, b, set);
+        if (set.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(w.statement("retry", w.dsl().update(table(b))
+                .set(set)
+                .where(idIs(w, b))
+                .and(holdsLease(w, b))));
     }
 
     @Override
@@ -359,6 +388,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             set.put(lease, DSL.inline(null, lease));
         }
+        writeLastError(w, b, set);
         return w.statement("retry after", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
     }
 
@@ -377,6 +407,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             set.put(lease, DSL.inline(null, lease));
         }
+        writeLastError(w, b, set);
         return w.statement("dead letter", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
     }
 
@@ -386,11 +417,13 @@ public abstract class JooqQueueDialect implements QueueDialect {
         List<Field<?>> columns = b.rowColumns();
         List<Field<?>> into = new ArrayList<>(columns.size());
         List<SelectField<?>> from = new ArrayList<>(columns.size());
+        StatementWriter copy = writer();
+        String lastError = b.column(Role.LAST_ERROR).map(Field::getName).orElse(null);
         for (Field<?> c : columns) {
             into.add(unqualified(c));
-            from.add(unqualified(c));
+            // the copy carries the failure's text in place of the row's last error
+            from.add(c.getName().equals(lastError) ? lastError(copy, c) : unqualified(c));
         }
-        StatementWriter copy = writer();
         Statement insert = copy.statement("dead letter copy", copy.dsl().insertInto((Table<Record>) target)
                 .columns(into)
                 .select(copy.dsl().select(from).from(b.table()).where(idIs(copy, b)).and(holdsLease(copy, b))));

@@ -36,6 +36,8 @@ public record Param(Kind kind, Field<?> column, int index, Object constant) {
         DESTINATION,
         /** An advisory lock key, or a key a guard locks. */
         KEY,
+        /** Why the row failed ({@code column} is the last-error column); null where the outcome had no failure. */
+        LAST_ERROR,
         /** The {@code index}-th value of an insert, for {@code column}. */
         VALUE,
         /** A value fixed when the statement was built (a literal part of a key, a channel name). */

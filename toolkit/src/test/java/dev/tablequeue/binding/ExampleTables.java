@@ -148,6 +148,7 @@ public final class ExampleTables {
         public final TableField<Record, Long> ID = createField(name("id"), serial(), this);
         public final TableField<Record, OffsetDateTime> LOCKED_UNTIL =
                 createField(name("locked_until"), SQLDataType.TIMESTAMPWITHTIMEZONE, this);
+        public final TableField<Record, String> LAST_ERROR = createField(name("last_error"), SQLDataType.CLOB, this);
 
         private SupportTickets() {
             super(name("support_tickets"));
@@ -193,11 +194,19 @@ public final class ExampleTables {
         }
     }
 
-    /** odd_jobs: id BIGSERIAL PK, body INTEGER, meta BIGINT. */
+    /**
+     * odd_jobs: id BIGSERIAL PK, body INTEGER, meta BIGINT, and text columns no last error may use (short
+     * VARCHAR(40), reason TEXT NOT NULL) or may (failure VARCHAR(255)).
+     */
     public static final class OddJobs extends TableImpl<Record> {
         public final TableField<Record, Long> ID = createField(name("id"), serial(), this);
         public final TableField<Record, Integer> BODY = createField(name("body"), SQLDataType.INTEGER, this);
         public final TableField<Record, Long> META = createField(name("meta"), SQLDataType.BIGINT, this);
+        public final TableField<Record, String> SHORT = createField(name("short"), SQLDataType.VARCHAR(40), this);
+        public final TableField<Record, String> REASON =
+                createField(name("reason"), SQLDataType.CLOB.nullable(false), this);
+        public final TableField<Record, String> FAILURE =
+                createField(name("failure"), SQLDataType.VARCHAR(255), this);
 
         private OddJobs() {
             super(name("odd_jobs"));

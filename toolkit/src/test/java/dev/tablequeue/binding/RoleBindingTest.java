@@ -12,6 +12,7 @@ import static dev.tablequeue.binding.Refusals.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
+import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.jooq.Field;
@@ -44,7 +45,8 @@ class RoleBindingTest {
                 declaredTwice("processedAt", b -> b.processedAt(t.PROCESSED_AT).processedAt(t.RETRY_AFTER)),
                 declaredTwice("lease", b -> b.lease(t.LOCKED_UNTIL).lease(t.PROCESSED_AT)),
                 declaredTwice("headers", b -> b.headers(t.HEADERS).headers(t.CUSTOMER)),
-                declaredTwice("payload", b -> b.payload(t.PAYLOAD).payload(t.QUEUE)));
+                declaredTwice("payload", b -> b.payload(t.PAYLOAD).payload(t.QUEUE)),
+                declaredTwice("lastError", b -> b.lastError(t.LAST_ERROR).lastError(t.LAST_ERROR)));
     }
 
     private static Arguments declaredTwice(String setting, UnaryOperator<RoleBinding.Builder<Record>> twice) {
@@ -165,6 +167,41 @@ class RoleBindingTest {
     void a_headers_column_that_holds_neither_text_nor_json_is_refused() {
         refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).headers(ODD_JOBS.META),
                 "odd_jobs", "headers column \"meta\" must hold String, JSON or JSONB", "not Long");
+    }
+
+    @Test
+    void a_last_error_column_keeps_a_thousand_characters_or_its_declared_length_if_shorter_and_is_never_inserted() {
+        var t = SUPPORT_TICKETS;
+        RoleBinding<?> text = tickets().payload(t.PAYLOAD).processedAt(t.PROCESSED_AT).lastError(t.LAST_ERROR).build();
+        assertThat(text.lastErrorLength()).isEqualTo(RoleBinding.LAST_ERROR_LONGEST).isEqualTo(1000);
+        assertThat(text.insertColumns()).extracting(Field::getName).containsExactly("payload");
+        assertThat(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(ODD_JOBS.FAILURE).build().lastErrorLength())
+                .isEqualTo(255);
+        assertThat(tickets().payload(t.PAYLOAD).build().lastErrorLength()).isZero();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Stream<Arguments> lastErrorColumnsRefused() {
+        var t = ODD_JOBS;
+        return Stream.of(
+                Arguments.of(t.SHORT, List.of("lastError column \"short\" holds 40 characters", "at least 100")),
+                Arguments.of(t.REASON, List.of("lastError column \"reason\" is NOT NULL without a default",
+                        "the insert would fail")),
+                Arguments.of((Field<String>) (Field<?>) t.META, List.of("lastError column \"meta\" must hold String",
+                        "not Long")));
+    }
+
+    @ParameterizedTest(name = "lastError({0})")
+    @MethodSource("lastErrorColumnsRefused")
+    void a_last_error_column_too_short_not_null_without_a_default_or_not_text_is_refused(
+            Field<String> column, List<String> fragments) {
+        refusedFor(RoleBinding.of(ODD_JOBS, ODD_JOBS.ID).lastError(column), "odd_jobs", fragments.toArray(String[]::new));
+    }
+
+    @Test
+    void a_last_error_column_that_plays_another_role_is_refused() {
+        refusedFor(tickets().partitionKey(SUPPORT_TICKETS.LAST_ERROR).lastError(SUPPORT_TICKETS.LAST_ERROR),
+                "support_tickets", "column \"last_error\" plays two roles", "partitionKey", "lastError");
     }
 
     @Test

@@ -63,7 +63,7 @@ public abstract class DialectContract {
     /**
      * The DDL of a queue table named {@code name} with the columns of {@link QueueTable}: id (generated),
      * grp, priority (default 0), partition_key, retry_after (default now), attempt (default 1),
-     * processed_at, locked_until, headers (text), payload (bytes), note (text).
+     * processed_at, locked_until, headers (text), payload (bytes), note (text), last_error (text).
      */
     protected abstract String createTable(String name);
 
@@ -349,6 +349,77 @@ public abstract class DialectContract {
                 assertThat(is).as(column).isEqualTo(was);
             }
         }
+    }
+
+    @Test
+    public final void an_outcome_a_failure_caused_writes_the_last_error_and_any_other_keeps_it() throws Exception {
+        QueueTable<?> t = newTable();
+        QueueTable<?> dead = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).lastError(t.LAST_ERROR).advisory("q-{id}").build();
+        long id = insert(t, r -> r.group("a"));
+        try (Connection c = db.connect()) {
+            Statement retry = dialect.retry(b).orElseThrow();
+            assertThat(update(c, retry, new Binds().id(id).lastError("java.io.IOException: first"))).isEqualTo(1);
+            assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: first");
+            assertThat(update(c, dialect.retryAfter(b), new Binds().id(id).retryAt(now.plusSeconds(60))
+                    .lastError("java.io.IOException: second"))).isEqualTo(1);
+            assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: second");
+            // a retry the handler chose, with no failure, keeps the error the row met last
+            assertThat(update(c, retry, new Binds().id(id))).isEqualTo(1);
+            assertThat(update(c, dialect.deadLetterToGroup(b), new Binds().id(id).destination("dead")))
+                    .isEqualTo(1);
+            assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: second");
+            assertThat(update(c, dialect.deadLetterToGroup(b), new Binds().id(id).destination("deader")
+                    .lastError("java.io.IOException: third"))).isEqualTo(1);
+            assertThat(update(c, dialect.ack(b), new Binds().id(id).now(now))).isEqualTo(1);
+            Map<String, Object> row = stored(t, id);
+            assertThat(row.get("grp")).isEqualTo("deader");
+            assertThat(row.get("last_error")).isEqualTo("java.io.IOException: third");
+            assertThat(instant(row.get("processed_at"))).isEqualTo(now);
+
+            long dropped = insert(t, r -> r.group("a"));
+            assertThat(update(c, dialect.discard(b), new Binds().id(dropped).now(now).lastError("undecodable")))
+                    .isEqualTo(1);
+            assertThat(stored(t, dropped).get("last_error")).isEqualTo("undecodable");
+
+            long moved = insert(t, r -> r.group("a").note("keep me"));
+            List<Statement> move = dialect.deadLetterToTable(b, dead);
+            begin(c, b);
+            for (Statement statement : move) {
+                assertThat(update(c, statement, new Binds().id(moved).lastError("java.io.IOException: moved")))
+                        .isEqualTo(1);
+            }
+            commit(c, b);
+            assertThat(find(t, moved)).isEmpty();
+            assertThat(stored(dead, moved).get("last_error")).isEqualTo("java.io.IOException: moved");
+            assertThat(stored(dead, moved).get("note")).isEqualTo("keep me");
+        }
+        // the retries of the other forms write it too: the row lock's with the attempt, the lease's with its token
+        if (dialect.supportsForm(Form.ROW_LOCK)) {
+            RoleBinding<Record> rowLock = payloadBinding(t, Form.ROW_LOCK).lastError(t.LAST_ERROR).build();
+            long locked = insert(t, r -> r.group("r"));
+            try (Connection c = db.connect()) {
+                begin(c, rowLock);
+                assertThat(ids(claim(c, rowLock, ClaimShape.IDS, 1, "r"))).containsExactly(locked);
+                assertThat(update(c, dialect.retry(rowLock).orElseThrow(),
+                        new Binds().id(locked).lastError("row lock"))).isEqualTo(1);
+                commit(c, rowLock);
+            }
+            assertThat(stored(t, locked)).containsEntry("last_error", "row lock");
+            assertThat(number(stored(t, locked), "attempt")).isEqualTo(2L);
+        }
+        RoleBinding<Record> lease = payloadBinding(t, Form.LEASE).lastError(t.LAST_ERROR).lease(t.LOCKED_UNTIL)
+                .build();
+        long leased = insert(t, r -> r.group("l"));
+        Instant until = now.plusSeconds(30);
+        try (Connection c = db.connect()) {
+            assertThat(ids(leaseClaim(c, lease, ClaimShape.IDS, 1, until, "l"))).containsExactly(leased);
+            Statement retry = dialect.retry(lease).orElseThrow();
+            assertThat(update(c, retry, new Binds().id(leased).leaseHeld(until.minusSeconds(1)).lastError("late")))
+                    .isZero();
+            assertThat(update(c, retry, new Binds().id(leased).leaseHeld(until).lastError("lease"))).isEqualTo(1);
+        }
+        assertThat(stored(t, leased)).containsEntry("last_error", "lease").containsEntry("locked_until", null);
     }
 
     // ---------------------------------------------------------------- advisory locks

@@ -10,7 +10,7 @@ final class MySqlQueueTables {
                 + " priority INT NOT NULL DEFAULT 0, partition_key VARCHAR(100),"
                 + " retry_after DATETIME(6) NOT NULL DEFAULT (UTC_TIMESTAMP(6)),"
                 + " attempt INT NOT NULL DEFAULT 1, processed_at DATETIME(6), locked_until DATETIME(6),"
-                + " headers TEXT, payload BLOB, note VARCHAR(100),"
+                + " headers TEXT, payload BLOB, note VARCHAR(100), last_error TEXT,"
                 + " INDEX " + name + "_claim (grp, priority, retry_after, id)) ENGINE=InnoDB";
     }
 }

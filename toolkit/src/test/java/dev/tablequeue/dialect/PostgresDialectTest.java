@@ -28,6 +28,6 @@ class PostgresDialectTest extends DialectContract {
         return "CREATE TABLE " + name + " (id BIGSERIAL PRIMARY KEY, grp TEXT, priority INT NOT NULL DEFAULT 0,"
                 + " partition_key TEXT, retry_after TIMESTAMPTZ NOT NULL DEFAULT now(),"
                 + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ,"
-                + " headers TEXT, payload BYTEA, note TEXT)";
+                + " headers TEXT, payload BYTEA, note TEXT, last_error TEXT)";
     }
 }

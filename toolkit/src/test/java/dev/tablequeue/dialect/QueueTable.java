@@ -27,6 +27,7 @@ final class QueueTable<T extends Temporal> extends TableImpl<Record> {
     final TableField<Record, String> HEADERS;
     final TableField<Record, byte[]> PAYLOAD;
     final TableField<Record, String> NOTE;
+    final TableField<Record, String> LAST_ERROR;
 
     QueueTable(String name, DataType<T> time) {
         super(DSL.name(name));
@@ -44,6 +45,7 @@ final class QueueTable<T extends Temporal> extends TableImpl<Record> {
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
         NOTE = createField(DSL.name("note"), SQLDataType.VARCHAR(100), this, "");
+        LAST_ERROR = createField(DSL.name("last_error"), SQLDataType.CLOB, this, "");
     }
 
     /** The PostgreSQL time type. */

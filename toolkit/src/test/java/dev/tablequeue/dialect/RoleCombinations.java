@@ -11,7 +11,8 @@ import org.jooq.Record;
  * Bindings of a {@link QueueTable} in every combination of the roles that shape statements: no group, a
  * group or a FIFO group; priority, retry_after, attempt and processed_at each present or absent; each form;
  * the host's or the database's clock. The layout of the rest (payload with a headers column, payload with
- * header fields, row mode, payload alone) and the declared level cycle along, so each appears many times.
+ * header fields, row mode, payload alone), the last error and the declared level cycle along, so each
+ * appears many times.
  */
 final class RoleCombinations {
     private RoleCombinations() {}
@@ -88,6 +89,10 @@ final class RoleCombinations {
             case LEASE -> b.lease(t.LOCKED_UNTIL);
             case ADVISORY -> b.advisory("q-{id}");
             case ROW_LOCK -> { }
+        }
+        if (n % 3 == 0) {
+            b.lastError(t.LAST_ERROR);
+            name.add("last_error");
         }
         if (dbClock) {
             b.databaseClock();

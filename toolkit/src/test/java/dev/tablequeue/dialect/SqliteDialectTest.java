@@ -107,7 +107,7 @@ class SqliteDialectTest {
                     queues.run.rows(c, DIALECT.claimLease(b, ClaimShape.ROWS), claim("g", T0, 1));
             assertThat(rows).singleElement().satisfies(r -> {
                 assertThat(r).containsOnlyKeys("id", "grp", "priority", "partition_key", "retry_after", "attempt",
-                        "processed_at", "locked_until", "headers", "payload", "note");
+                        "processed_at", "locked_until", "headers", "payload", "note", "last_error");
                 assertThat(r).containsEntry("id", (int) first).containsEntry("attempt", 1)
                         .containsEntry("locked_until", SqliteTime.format(T0.plus(LEASE)));
             });

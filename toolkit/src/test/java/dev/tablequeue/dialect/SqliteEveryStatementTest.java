@@ -76,15 +76,21 @@ class SqliteEveryStatementTest {
                     if (kind == Kind.FIFO_LEASE && !roles.contains(Role.GROUP)) {
                         continue;
                     }
-                    all.add(Arguments.of(kind + " " + layout + " " + roles, binding(roles, layout, kind)));
+                    // the last error cycles along, so it appears beside every role, layout and form
+                    boolean lastError = (mask + layout.ordinal() + kind.ordinal()) % 2 == 0;
+                    all.add(Arguments.of(kind + " " + layout + " " + roles + (lastError ? " last_error" : ""),
+                            binding(roles, layout, kind, lastError)));
                 }
             }
         }
         return all.stream();
     }
 
-    private static RoleBinding<Record> binding(List<Role> roles, Layout layout, Kind kind) {
+    private static RoleBinding<Record> binding(List<Role> roles, Layout layout, Kind kind, boolean lastError) {
         RoleBinding.Builder<Record> b = RoleBinding.of(T, T.ID);
+        if (lastError) {
+            b.lastError(T.LAST_ERROR);
+        }
         for (Role role : roles) {
             switch (role) {
                 case GROUP -> {
@@ -164,7 +170,7 @@ class SqliteEveryStatementTest {
         DIALECT.validate(b);
         Binds binds = new Binds().group("g").now(T0).retryAt(T0.plusSeconds(60)).delay(Duration.ofSeconds(5))
                 .limit(3).leaseUntil(T0.plusSeconds(30)).leaseHeld(T0.plusSeconds(30)).destination("dead")
-                .ids(List.of(1L, 2L, 3L));
+                .ids(List.of(1L, 2L, 3L)).lastError("java.lang.IllegalStateException: failed");
 
         Statement insert = DIALECT.insert(b);
         assertThat(queues.run.update(connection, insert,

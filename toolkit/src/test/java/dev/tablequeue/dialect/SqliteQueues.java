@@ -44,7 +44,8 @@ final class SqliteQueues implements AutoCloseable {
                 + "\"locked_until\" TEXT, "
                 + "\"headers\" TEXT, "
                 + "\"payload\" BLOB, "
-                + "\"note\" TEXT)";
+                + "\"note\" TEXT, "
+                + "\"last_error\" TEXT)";
     }
 
     /** Creates table {@code name} in the file and returns its jOOQ description. */

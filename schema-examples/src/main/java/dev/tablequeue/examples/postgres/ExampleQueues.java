@@ -35,7 +35,10 @@ import dev.tablequeue.examples.jooq.postgres.tables.records.WelcomeJobsRecord;
 public final class ExampleQueues {
     private ExampleQueues() {}
 
-    /** Emails grouped by name: a delayed retry moves retry_after, an acknowledgement stamps processed_at. */
+    /**
+     * Emails grouped by name: a delayed retry moves retry_after, an acknowledgement stamps processed_at, and a
+     * failure writes why into last_error.
+     */
     public static final RoleBinding<EmailJobsRecord> SEND_EMAIL =
             RoleBinding.of(EMAIL_JOBS, EMAIL_JOBS.JOB_ID)
                     .group(EMAIL_JOBS.NAME)
@@ -43,6 +46,7 @@ public final class ExampleQueues {
                     .attempt(EMAIL_JOBS.ATTEMPT)
                     .processedAt(EMAIL_JOBS.PROCESSED_AT)
                     .payload(EMAIL_JOBS.PAYLOAD)
+                    .lastError(EMAIL_JOBS.LAST_ERROR)
                     .build();
 
     /** Tickets by queue, the most urgent (smallest) first, each customer's tickets in order under workersByKey. */

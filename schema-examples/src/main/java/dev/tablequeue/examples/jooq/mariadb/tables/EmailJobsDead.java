@@ -82,6 +82,11 @@ public class EmailJobsDead extends TableImpl<EmailJobsDeadRecord> {
      */
     public final TableField<EmailJobsDeadRecord, byte[]> PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.defaultValue(DSL.field(DSL.raw("NULL"), SQLDataType.BLOB)), this, "");
 
+    /**
+     * The column <code>email_jobs_dead.last_error</code>.
+     */
+    public final TableField<EmailJobsDeadRecord, String> LAST_ERROR = createField(DSL.name("last_error"), SQLDataType.CLOB(65535).defaultValue(DSL.field(DSL.raw("NULL"), SQLDataType.CLOB)), this, "");
+
     private EmailJobsDead(Name alias, Table<EmailJobsDeadRecord> aliased) {
         this(alias, aliased, (Field<?>[]) null, null);
     }

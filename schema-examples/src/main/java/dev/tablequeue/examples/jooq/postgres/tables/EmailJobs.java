@@ -86,6 +86,11 @@ public class EmailJobs extends TableImpl<EmailJobsRecord> {
      */
     public final TableField<EmailJobsRecord, byte[]> PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
 
+    /**
+     * The column <code>email_jobs.last_error</code>.
+     */
+    public final TableField<EmailJobsRecord, String> LAST_ERROR = createField(DSL.name("last_error"), SQLDataType.CLOB, this, "");
+
     private EmailJobs(Name alias, Table<EmailJobsRecord> aliased) {
         this(alias, aliased, (Field<?>[]) null, null);
     }

@@ -104,6 +104,20 @@ public class EmailJobsDeadRecord extends UpdatableRecordImpl<EmailJobsDeadRecord
         return (byte[]) get(5);
     }
 
+    /**
+     * Setter for <code>email_jobs_dead.last_error</code>.
+     */
+    public void setLastError(String value) {
+        set(6, value);
+    }
+
+    /**
+     * Getter for <code>email_jobs_dead.last_error</code>.
+     */
+    public String getLastError() {
+        return (String) get(6);
+    }
+
     // -------------------------------------------------------------------------
     // Primary key information
     // -------------------------------------------------------------------------
@@ -127,7 +141,7 @@ public class EmailJobsDeadRecord extends UpdatableRecordImpl<EmailJobsDeadRecord
     /**
      * Create a detached, initialised EmailJobsDeadRecord
      */
-    public EmailJobsDeadRecord(Long jobId, String name, LocalDateTime retryAfter, Short attempt, LocalDateTime processedAt, byte[] payload) {
+    public EmailJobsDeadRecord(Long jobId, String name, LocalDateTime retryAfter, Short attempt, LocalDateTime processedAt, byte[] payload, String lastError) {
         super(EmailJobsDead.EMAIL_JOBS_DEAD);
 
         setJobId(jobId);
@@ -136,6 +150,7 @@ public class EmailJobsDeadRecord extends UpdatableRecordImpl<EmailJobsDeadRecord
         setAttempt(attempt);
         setProcessedAt(processedAt);
         setPayload(payload);
+        setLastError(lastError);
         resetTouchedOnNotNull();
     }
 }

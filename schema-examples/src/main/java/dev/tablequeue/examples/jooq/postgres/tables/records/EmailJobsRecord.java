@@ -104,6 +104,20 @@ public class EmailJobsRecord extends UpdatableRecordImpl<EmailJobsRecord> {
         return (byte[]) get(5);
     }
 
+    /**
+     * Setter for <code>email_jobs.last_error</code>.
+     */
+    public void setLastError(String value) {
+        set(6, value);
+    }
+
+    /**
+     * Getter for <code>email_jobs.last_error</code>.
+     */
+    public String getLastError() {
+        return (String) get(6);
+    }
+
     // -------------------------------------------------------------------------
     // Primary key information
     // -------------------------------------------------------------------------
@@ -127,7 +141,7 @@ public class EmailJobsRecord extends UpdatableRecordImpl<EmailJobsRecord> {
     /**
      * Create a detached, initialised EmailJobsRecord
      */
-    public EmailJobsRecord(Long jobId, String name, OffsetDateTime retryAfter, Short attempt, OffsetDateTime processedAt, byte[] payload) {
+    public EmailJobsRecord(Long jobId, String name, OffsetDateTime retryAfter, Short attempt, OffsetDateTime processedAt, byte[] payload, String lastError) {
         super(EmailJobs.EMAIL_JOBS);
 
         setJobId(jobId);
@@ -136,6 +150,7 @@ public class EmailJobsRecord extends UpdatableRecordImpl<EmailJobsRecord> {
         setAttempt(attempt);
         setProcessedAt(processedAt);
         setPayload(payload);
+        setLastError(lastError);
         resetTouchedOnNotNull();
     }
 }
