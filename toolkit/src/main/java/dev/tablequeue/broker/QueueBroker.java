@@ -5,6 +5,7 @@ import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
@@ -176,10 +177,7 @@ public final class QueueBroker {
 
     /** The insert of {@code binding}, built once per binding. */
     Statement insert(RoleBinding<?> binding) {
-        return inserts.computeIfAbsent(binding, b -> {
-            dialect.validate(b);
-            return dialect.insert(b);
-        });
+        return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
     }
 
     /** Where a route leads: a table, written by its binding's insert or by the service's own. */
