@@ -25,6 +25,7 @@ import java.util.function.Consumer;
 final class CheckerLaunch {
     /** The checker's entry point: {@code main(String[])} in a fork, {@code run(Path, Consumer)} in process. */
     static final String CHECKER = "dev.tablequeue.maven.checker.Checker";
+    private static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
 
     private final List<File> classpath;
     private final Path request;
@@ -44,6 +45,10 @@ final class CheckerLaunch {
         }
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
+        // The checker's own SLF4J (the project's) has no provider in its class loader, and would say so on
+        // Maven's console; the property is read once, when that SLF4J starts.
+        String verbosity = System.getProperty(SLF4J_VERBOSITY);
+        System.setProperty(SLF4J_VERBOSITY, "ERROR");
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             thread.setContextClassLoader(loader);
             Method run = Class.forName(CHECKER, true, loader).getMethod("run", Path.class, Consumer.class);
@@ -52,6 +57,11 @@ final class CheckerLaunch {
             throw e.getCause() instanceof Exception cause ? cause : e;
         } finally {
             thread.setContextClassLoader(before);
+            if (verbosity == null) {
+                System.clearProperty(SLF4J_VERBOSITY);
+            } else {
+                System.setProperty(SLF4J_VERBOSITY, verbosity);
+            }
         }
     }
 
@@ -67,7 +77,7 @@ final class CheckerLaunch {
                 quoted(String.join(File.pathSeparator, classpath.stream().map(File::getAbsolutePath).toList()))),
                 StandardCharsets.UTF_8);
         List<String> command = List.of(java,
-                "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true",
+                "-Dorg.jooq.no-logo=true", "-Dorg.jooq.no-tips=true", "-D" + SLF4J_VERBOSITY + "=ERROR",
                 "--enable-native-access=ALL-UNNAMED",
                 "@" + args.toAbsolutePath(),
                 CHECKER, request.toAbsolutePath().toString());

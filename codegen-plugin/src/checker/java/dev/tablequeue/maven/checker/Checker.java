@@ -113,7 +113,8 @@ public final class Checker {
 
     private void check(CheckConfig.DatabaseConfig database, Scratch scratch, List<BindingScanner.Found> selected) {
         try {
-            int applied = Migrations.migrate(scratch.url(), database.locations(), database.placeholders());
+            int applied = Migrations.migrate(scratch.url(), database.locations(), database.placeholders(),
+                    findings::debug);
             findings.info(scratch.label() + ": " + applied + " migration(s) applied from " + database.locations());
         } catch (RuntimeException e) {
             findings.violation(scratch.label() + ": the migrations at " + database.locations() + " do not apply: "

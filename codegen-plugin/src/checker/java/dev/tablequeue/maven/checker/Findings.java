@@ -46,7 +46,7 @@ final class Findings {
     /** A violation: the build fails. */
     void violation(Where where, String message) {
         violations++;
-        out.accept(Protocol.line(Protocol.ERROR, where + ": " + message));
+        emit(Protocol.ERROR, where + ": " + message);
     }
 
     /** A statement the server refuses: the violation, then its SQL on a line of its own. */
@@ -60,22 +60,37 @@ final class Findings {
     /** A violation that belongs to no binding (a database that cannot be reached or migrated). */
     void violation(String message) {
         violations++;
-        out.accept(Protocol.line(Protocol.ERROR, message));
+        emit(Protocol.ERROR, message);
     }
 
     /** A warning: the build fails only with failOnWarning. */
     void warning(Where where, String message) {
         warnings++;
-        out.accept(Protocol.line(Protocol.WARN, where + ": " + message));
+        emit(Protocol.WARN, where + ": " + message);
     }
 
     /** A database left out, said aloud. */
     void skipped(String message) {
-        out.accept(Protocol.line(Protocol.SKIP, message));
+        emit(Protocol.SKIP, message);
+    }
+
+    /** A line outside the report, which the goal logs at debug level. */
+    void debug(String message) {
+        out.accept(message);
     }
 
     void info(String message) {
-        out.accept(Protocol.line(Protocol.INFO, message));
+        emit(Protocol.INFO, message);
+    }
+
+    /** Writes {@code text} at {@code level}, a line of it per report line (a server's or Flyway's message may have several). */
+    private void emit(String level, String text) {
+        String[] lines = text.split("\\R");
+        for (int i = 0; i < lines.length; i++) {
+            if (i == 0 || !lines[i].isBlank()) {
+                out.accept(Protocol.line(level, i == 0 ? lines[i] : "    " + lines[i].strip()));
+            }
+        }
     }
 
     int violations() {
