@@ -27,15 +27,21 @@ public final class Requests {
      * {@code container} null: SQLite) migrated from {@code location}, and returns its file.
      */
     public static Path write(Path work, String url, String container, String location) {
+        return write(work, url, container, location, false, FIXTURE);
+    }
+
+    /** As {@link #write(Path, String, String, String)}, the database optional or not, checking {@code bindings}. */
+    public static Path write(Path work, String url, String container, String location, boolean optional,
+            String bindings) {
         CheckRequest request = new CheckRequest()
                 .put("classes", testClasses().toString())
                 .put("work", work.toString())
-                .putList("bindings", List.of(FIXTURE))
+                .putList("bindings", List.of(bindings))
                 .putList("locations", List.of(location))
                 .put("databases", "1")
                 .put("database.0.url", url)
                 .put("database.0.container", container)
-                .put("database.0.optional", "false")
+                .put("database.0.optional", Boolean.toString(optional))
                 .put("deadLetters", "0");
         Path file = work.resolve("request.properties");
         try {

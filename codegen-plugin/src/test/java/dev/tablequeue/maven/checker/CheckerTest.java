@@ -1,0 +1,50 @@
+package dev.tablequeue.maven.checker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tablequeue.maven.Protocol;
+import dev.tablequeue.maven.Requests;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the checker reports of bindings and databases it cannot check. */
+class CheckerTest {
+    /** A port nothing listens on. */
+    private static final String UNREACHABLE = "jdbc:postgresql://127.0.0.1:1/postgres?user=postgres&connectTimeout=2";
+
+    @TempDir
+    Path work;
+
+    @Test
+    void a_binding_whose_class_does_not_initialise_is_a_violation_with_builds_refusal() throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, null, null, "classpath:fixture/sqlite", false,
+                "dev.tablequeue.maven.brokenfixture"));
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.ERROR,
+                "dev.tablequeue.maven.brokenfixture.BrokenQueues.BROKEN: the binding does not initialise: "))
+                && l.contains("no_such_column"));
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "1 0"));
+    }
+
+    @Test
+    void an_optional_server_that_cannot_be_reached_is_skipped_aloud() throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, UNREACHABLE, null, "classpath:fixture/broken", true,
+                Requests.FIXTURE));
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.SKIP, "postgresql at jdbc:postgresql://"
+                + "127.0.0.1:1/")) && l.endsWith("(skipped: the database is optional)"));
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "0 0"));
+    }
+
+    @Test
+    void a_server_that_cannot_be_reached_fails_the_check_unless_it_is_optional() throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, UNREACHABLE, null, "classpath:fixture/broken", false,
+                Requests.FIXTURE));
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.ERROR, "postgresql at jdbc:postgresql://"
+                + "127.0.0.1:1/")) && l.contains("cannot be reached"));
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "1 0"));
+    }
+}
