@@ -44,34 +44,15 @@ final class Migrations {
 
     /** Flyway's log, a line for each message. */
     private record Forwarded(Consumer<String> log) implements Log {
-        @Override
-        public void debug(String message) {
-            log.accept("flyway: " + message);
+        private void line(String level, String message) {
+            log.accept("flyway: " + level + message);
         }
 
-        @Override
-        public void info(String message) {
-            log.accept("flyway: " + message);
-        }
-
-        @Override
-        public void warn(String message) {
-            log.accept("flyway: warning: " + message);
-        }
-
-        @Override
-        public void error(String message) {
-            log.accept("flyway: error: " + message);
-        }
-
-        @Override
-        public void error(String message, Exception e) {
-            log.accept("flyway: error: " + message + ": " + e);
-        }
-
-        @Override
-        public void notice(String message) {
-            log.accept("flyway: " + message);
-        }
+        @Override public void debug(String message) { line("", message); }
+        @Override public void info(String message) { line("", message); }
+        @Override public void notice(String message) { line("", message); }
+        @Override public void warn(String message) { line("warning: ", message); }
+        @Override public void error(String message) { line("error: ", message); }
+        @Override public void error(String message, Exception e) { line("error: ", message + ": " + e); }
     }
 }

@@ -13,7 +13,7 @@ public class Jobs extends TableImpl<Record> {
     public static final Jobs JOBS = new Jobs();
 
     public final TableField<Record, Long> JOB_ID =
-            createField(DSL.name("job_id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+            createField(DSL.name("job_id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
     public final TableField<Record, String> NAME =
             createField(DSL.name("name"), SQLDataType.VARCHAR(191).nullable(false), this, "");
     public final TableField<Record, Short> ATTEMPT = createField(DSL.name("attempt"),

@@ -2,12 +2,16 @@ package dev.tablequeue.maven.checker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tablequeue.maven.CheckRequest;
 import dev.tablequeue.maven.Protocol;
 import dev.tablequeue.maven.Requests;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What the checker reports of bindings and databases it cannot check. */
 class CheckerTest {
@@ -29,22 +33,29 @@ class CheckerTest {
     }
 
     @Test
-    void an_optional_server_that_cannot_be_reached_is_skipped_aloud() throws Exception {
-        List<String> report = CheckerRun.run(Requests.write(work, UNREACHABLE, null, "classpath:fixture/broken", true,
-                Requests.FIXTURE));
+    void flyway_placeholders_reach_the_migrations() throws Exception {
+        Path file = Requests.write(work, null, null, "classpath:fixture/placeholder");
+        CheckRequest request = CheckRequest.read(file);
+        request.putMap("placeholder", Map.of("table", "fixture_jobs"));
+        request.write(file);
 
-        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.SKIP, "postgresql at jdbc:postgresql://"
-                + "127.0.0.1:1/")) && l.endsWith("(skipped: the database is optional)"));
+        List<String> report = CheckerRun.run(file);
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.INFO, Requests.FIXTURE
+                + ".FixtureQueues.RENDER on sqlite: table \"fixture_jobs\": 6 statements prepared")));
         assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "0 0"));
     }
 
-    @Test
-    void a_server_that_cannot_be_reached_fails_the_check_unless_it_is_optional() throws Exception {
-        List<String> report = CheckerRun.run(Requests.write(work, UNREACHABLE, null, "classpath:fixture/broken", false,
-                Requests.FIXTURE));
+    @ParameterizedTest(name = "optional: {0}")
+    @CsvSource({"true, SKIP, 0 0", "false, ERROR, 1 0"})
+    void a_server_that_cannot_be_reached_fails_the_check_unless_it_is_optional_then_it_is_skipped_aloud(
+            boolean optional, String level, String result) throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, UNREACHABLE, null, "classpath:fixture/broken",
+                optional, Requests.FIXTURE));
 
-        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.ERROR, "postgresql at jdbc:postgresql://"
-                + "127.0.0.1:1/")) && l.contains("cannot be reached"));
-        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "1 0"));
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(level, "postgresql at jdbc:postgresql://"
+                + "127.0.0.1:1/")) && l.contains("cannot be reached")
+                && l.endsWith("(skipped: the database is optional)") == optional);
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, result));
     }
 }

@@ -29,7 +29,8 @@ class ScratchDatabaseTest {
 
     private static String admin(LiveDatabase.Engine engine) {
         String url = engine.adminUrl();
-        try (Connection c = DriverManager.getConnection(url)) {
+        try {
+            DriverManager.getConnection(url).close();
             return url;
         } catch (SQLException e) {
             if (LiveDatabase.liveRequired()) {
