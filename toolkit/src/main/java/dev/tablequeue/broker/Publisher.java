@@ -5,6 +5,7 @@ import dev.tablequeue.NoRouteException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
@@ -236,7 +237,7 @@ public final class Publisher {
 
     /** Notifies the listeners of {@code binding}'s table (PostgreSQL); a failure leaves the row to the poll. */
     private void notify(Connection c, RoleBinding<?> binding, String group) {
-        broker.dialect.notify(binding.tableName()).ifPresent(notify -> {
+        BindingStatements.notify(broker.dialect, binding).ifPresent(notify -> {
             try {
                 Jdbc.query(c, notify, new Binds().group(group == null ? "" : group), broker.dialect, rs -> null);
             } catch (SQLException e) {

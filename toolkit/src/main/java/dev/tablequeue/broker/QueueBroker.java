@@ -5,9 +5,11 @@ import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.SubscriptionStatements;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -243,7 +245,7 @@ public final class QueueBroker {
                 users.putIfAbsent(route.binding(), "route \"" + name + "\"");
             }
         });
-        users.forEach((binding, user) -> Statements.prepare(dialect, c, insert(binding), binding.tableName(),
+        users.forEach((binding, user) -> SubscriptionStatements.prepare(dialect, c, insert(binding), binding.tableName(),
                 user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
     }
 
@@ -254,10 +256,7 @@ public final class QueueBroker {
 
     /** The insert of {@code binding}, built once per binding. */
     Statement insert(RoleBinding<?> binding) {
-        return inserts.computeIfAbsent(binding, b -> {
-            dialect.validate(b);
-            return dialect.insert(b);
-        });
+        return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
     }
 
     /** Where a route leads: a table, written by its binding's insert or by the service's own. */

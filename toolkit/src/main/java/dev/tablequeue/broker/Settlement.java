@@ -15,6 +15,7 @@ import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.StatementBinder;
+import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.BatchUpdateException;
 import java.sql.PreparedStatement;
@@ -78,13 +79,13 @@ final class Settlement {
     private final Subscription<?> subscription;
     private final QueueBroker broker;
     private final RoleBinding<?> binding;
-    private final Statements statements;
+    private final SubscriptionStatements statements;
     private final QueueDialect dialect;
     private final AtomicBoolean warnedRetryAfter = new AtomicBoolean();
     /** The keys this subscription holds in the process's registry (SQLite), by key. */
     private final Map<String, SqliteKeyRegistry.Hold> holds = new ConcurrentHashMap<>();
 
-    Settlement(Subscription<?> subscription, Statements statements, QueueDialect dialect) {
+    Settlement(Subscription<?> subscription, SubscriptionStatements statements, QueueDialect dialect) {
         this.subscription = subscription;
         this.broker = subscription.broker;
         this.binding = subscription.binding;

@@ -5,11 +5,13 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Own;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -80,7 +82,7 @@ final class Subscription<T> {
     private Settler settler;
     /** Advisory: the settle threads, each writing one outcome at a time on its delivery's connection. */
     private ExecutorService advisorySettlers;
-    private Statements statements;
+    private SubscriptionStatements statements;
     private RowReader reader;
     private Settlement settlement;
     private String database;
@@ -128,7 +130,7 @@ final class Subscription<T> {
         Declarations.check(mount, binding, broker.listenNotify, channel());
         dialect.validate(binding);
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
-        statements = Statements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
+        statements = SubscriptionStatements.build(dialect, binding, shape, mount.deadLetterGroup != null, mount.deadLetterTable);
         statements.prepare(dialect, connection, binding.tableName(), queue.toString());
         AttemptDefault.check(connection, binding, queue.toString());
         reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
@@ -140,7 +142,7 @@ final class Subscription<T> {
 
     /** The notification channel of this subscription's table: its name, qualified with its schema. */
     String channel() {
-        return binding.tableName();
+        return BindingStatements.channel(binding);
     }
 
     boolean reads(String table, String group) {

@@ -1,14 +1,9 @@
-package dev.tablequeue.broker;
+package dev.tablequeue.dialect;
 
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.ClaimShape;
-import dev.tablequeue.dialect.FifoGuard;
-import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -17,7 +12,9 @@ import java.util.Optional;
 import org.jooq.Table;
 
 /**
- * Every statement one subscription runs, built once when it opens and prepared on the server then.
+ * Every statement one subscription runs, built once when it opens and prepared on the server then. The broker
+ * builds its subscriptions' statements here, and the build-time check ({@code tablequeue:check}) prepares the
+ * same ones through {@link BindingStatements}, so the two cannot render a statement differently.
  *
  * @param claim the claim of the form: row lock claim, lease claim, or advisory candidates
  * @param guard the FIFO guard, where the table keeps groups in order and the dialect needs one
@@ -27,7 +24,7 @@ import org.jooq.Table;
  * @param fetchOne the fetch of one row by id, where the take does not return it or the claim is the
  *     service's own (read as stamped in the lease and advisory forms)
  */
-record Statements(
+public record SubscriptionStatements(
         Statement claim,
         Optional<FifoGuard> guard,
         Optional<Statement> stamp,
@@ -45,7 +42,7 @@ record Statements(
         TransactionOpening opening) {
 
     /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
-    static Statements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
+    public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
             boolean deadLetterToGroup, Table<?> deadLetterTable) {
         Form form = binding.form();
         boolean ownClaim = binding.owns(dev.tablequeue.binding.Event.CLAIM);
@@ -57,7 +54,7 @@ record Statements(
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
         boolean fetch = ownClaim || (advisory && !dialect.advisoryTakeReturnsRows(binding));
-        return new Statements(
+        return new SubscriptionStatements(
                 claim,
                 binding.fifo() ? dialect.fifoGuard(binding) : Optional.empty(),
                 lease && (ownClaim || !dialect.claimLeaseStamps())
@@ -78,7 +75,7 @@ record Statements(
     }
 
     /** Every statement, in the order they are prepared. */
-    List<Statement> all() {
+    public List<Statement> all() {
         List<Statement> all = new ArrayList<>();
         all.add(claim);
         guard.ifPresent(g -> all.add(g.statement()));
@@ -102,7 +99,7 @@ record Statements(
      *
      * @throws SchemaException naming the table and the first statement that does not prepare
      */
-    void prepare(QueueDialect dialect, Connection connection, String table, String queue) {
+    public void prepare(QueueDialect dialect, Connection connection, String table, String queue) {
         for (Statement statement : all()) {
             prepare(dialect, connection, statement, table, "queue " + queue);
         }
@@ -113,7 +110,7 @@ record Statements(
      *
      * @throws SchemaException naming the user, the table and the statement, where it does not prepare
      */
-    static void prepare(QueueDialect dialect, Connection connection, Statement statement, String table, String user) {
+    public static void prepare(QueueDialect dialect, Connection connection, Statement statement, String table, String user) {
         try {
             dialect.prepare(connection, statement);
         } catch (SQLException e) {

@@ -1,0 +1,152 @@
+package dev.tablequeue.maven.checker;
+
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.KeyPart;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
+import dev.tablequeue.dialect.Statement;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * Everything the check asks of one binding on one migrated database: that its table is there, that each role's
+ * column is there with a type the role can carry, that the jOOQ class matches the table, that the dead-letter
+ * table has what the move writes, that every statement the broker will run prepares on the server, and (as
+ * warnings) that an index serves the claim.
+ */
+final class BindingCheck {
+    private final BindingScanner.Found found;
+    private final Target target;
+    private final Findings findings;
+    private final Findings.Where where;
+    private final Set<String> missing = new HashSet<>();
+
+    BindingCheck(BindingScanner.Found found, Target target, Findings findings) {
+        this.found = found;
+        this.target = target;
+        this.findings = findings;
+        this.where = new Findings.Where(found.label(), target.label(), found.binding().tableName());
+    }
+
+    /** Runs the check, with {@code deadLetterTable} the dead-letter table of the binding's subscriptions (or null). */
+    void run(String deadLetterTable) throws SQLException {
+        RoleBinding<?> binding = found.binding();
+        int before = findings.violations();
+        Optional<TableShape> table = shape(binding.table());
+        if (table.isEmpty()) {
+            findings.violation(where, "the migrated schema has no such table (the jOOQ class names it): renamed or"
+                    + " dropped by a migration, or the classes were generated from another migration state");
+            return;
+        }
+        roles(binding, table.get());
+        if (binding.table().fields().length > 0) {
+            Drift.check(binding.table(), table.get(), target.schemaDialect(), where, findings, missing);
+        }
+        Table<?> deadLetter = deadLetterTable == null ? null : DSL.table(DSL.name(deadLetterTable.split("\\.")));
+        if (deadLetter != null) {
+            deadLetterColumns(binding, deadLetter);
+        }
+        int statements = statements(binding, deadLetter);
+        ClaimIndex.check(binding, table.get(), where, findings);
+        if (findings.violations() == before) {
+            findings.info(where + ": " + statements + " statements prepared, " + binding.roles().size()
+                    + " roles, " + table.get().columns().size() + " columns and the jOOQ class checked");
+        }
+    }
+
+    private Optional<TableShape> shape(Table<?> table) throws SQLException {
+        String schema = table.getSchema() == null || table.getSchema().getName().isEmpty()
+                ? null : table.getSchema().getName();
+        return target.schema().table(schema, table.getName());
+    }
+
+    private void roles(RoleBinding<?> binding, TableShape table) {
+        for (Map.Entry<Role, Field<?>> e : binding.roles().entrySet()) {
+            Role role = e.getKey();
+            String name = e.getValue().getName();
+            Findings.Where at = where.role("role " + role.setting(), name);
+            Optional<TableShape.Column> column = column(table, name, at);
+            if (column.isEmpty()) {
+                continue;
+            }
+            Set<TypeFamily> allowed = RoleTypes.allowed(role, target.schemaDialect());
+            if (allowed != null && !allowed.contains(column.get().family())) {
+                findings.violation(at, role.setting() + " takes a column of " + RoleTypes.describe(allowed)
+                        + ", and this one is " + column.get().typeName());
+            }
+            if (RoleTypes.nullable(role) && !column.get().nullable()) {
+                findings.violation(at, "the column is NOT NULL, and " + role.setting() + " needs NULL: a new row is"
+                        + " written without it");
+            }
+            if (role == Role.ID && !table.isKey(name)) {
+                findings.violation(at, "the id is not a key of the migrated table (no primary key or unique index on"
+                        + " it alone), so a settlement could change more than its row");
+            }
+        }
+        for (Field<?> f : binding.headerFields()) {
+            column(table, f.getName(), where.role("headerFields", f.getName()));
+        }
+        for (Field<?> f : binding.data()) {
+            column(table, f.getName(), where.role("data", f.getName()));
+        }
+        for (KeyPart part : binding.advisoryKey()) {
+            if (part instanceof KeyPart.Column c) {
+                column(table, c.field().getName(), where.role("advisory key", c.field().getName()));
+            }
+        }
+    }
+
+    /** The migrated column {@code name}, reporting it missing (once) where the table has none. */
+    private Optional<TableShape.Column> column(TableShape table, String name, Findings.Where at) {
+        Optional<TableShape.Column> column = table.column(name);
+        if (column.isEmpty()) {
+            missing.add(name);
+            findings.violation(at, "the migrated table has no such column");
+        }
+        return column;
+    }
+
+    private void deadLetterColumns(RoleBinding<?> binding, Table<?> deadLetter) throws SQLException {
+        Findings.Where at = where.role("dead-letter table \"" + deadLetter.getName() + "\"", null);
+        Optional<TableShape> target = shape(deadLetter);
+        if (target.isEmpty()) {
+            findings.violation(at, "the migrated schema has no such table");
+            return;
+        }
+        for (Field<?> f : binding.rowColumns()) {
+            if (target.get().column(f.getName()).isEmpty()) {
+                findings.violation(at.role(at.role(), f.getName()), "the dead-letter table has no such column, and the"
+                        + " move of a row of \"" + binding.tableName() + "\" writes it");
+            }
+        }
+    }
+
+    /** Prepares every statement the broker will run for the binding; returns how many were prepared. */
+    private int statements(RoleBinding<?> binding, Table<?> deadLetter) {
+        List<Statement> every;
+        try {
+            every = BindingStatements.every(target.dialect(), binding, deadLetter);
+        } catch (TableQueueException | IllegalArgumentException e) {
+            findings.violation(where, "the " + target.dialect().name() + " dialect refuses the binding: " + e.getMessage());
+            return 0;
+        }
+        int prepared = 0;
+        for (Statement statement : every) {
+            try {
+                target.dialect().prepare(target.connection(), statement);
+                prepared++;
+            } catch (SQLException e) {
+                findings.statement(where, statement.purpose(), statement.sql(), e.getMessage());
+            }
+        }
+        return prepared;
+    }
+}

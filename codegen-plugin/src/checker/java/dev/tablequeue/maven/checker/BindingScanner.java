@@ -1,0 +1,93 @@
+package dev.tablequeue.maven.checker;
+
+import dev.tablequeue.binding.RoleBinding;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Finds the bindings of the project: every {@code static final RoleBinding} field of its compiled classes.
+ * Reading a constant initialises its class, as the service's first use would; a binding that breaks a rule
+ * fails there, and is reported with the message {@code build()} gave.
+ */
+final class BindingScanner {
+    private BindingScanner() {}
+
+    /**
+     * A binding constant.
+     *
+     * @param label its class and field, nested classes joined with a dot ({@code com.example.Queues.SEND_EMAIL})
+     */
+    record Found(String label, RoleBinding<?> binding) {}
+
+    /** A class whose binding constants cannot be read: its initialisation failed. */
+    record Broken(String className, List<String> constants, Throwable cause) {}
+
+    /** What the scan found. */
+    record Scan(List<Found> bindings, List<Broken> broken, int classes) {}
+
+    /** Scans the classes under {@code root} that some of {@code selections} may check, loaded by {@code loader}. */
+    static Scan scan(Path root, ClassLoader loader, List<Selection> selections) {
+        List<Found> found = new ArrayList<>();
+        List<Broken> broken = new ArrayList<>();
+        List<String> names = classNames(root);
+        for (String name : names) {
+            String label = name.replace('$', '.');
+            if (selections.stream().noneMatch(s -> s.mayCheck(label))) {
+                continue;
+            }
+            Class<?> type;
+            List<Field> constants = new ArrayList<>();
+            try {
+                type = Class.forName(name, false, loader);
+                for (Field f : type.getDeclaredFields()) {
+                    int m = f.getModifiers();
+                    if (Modifier.isStatic(m) && Modifier.isFinal(m) && RoleBinding.class.isAssignableFrom(f.getType())
+                            && selections.stream().anyMatch(s -> s.selects(label + "." + f.getName()))) {
+                        constants.add(f);
+                    }
+                }
+            } catch (LinkageError | ClassNotFoundException e) {
+                // A class that does not load (a dependency of another scope missing) holds no binding we could read.
+                continue;
+            }
+            try {
+                for (Field f : constants) {
+                    f.setAccessible(true);
+                    Object value = f.get(null);
+                    if (value != null) {
+                        found.add(new Found(label + "." + f.getName(), (RoleBinding<?>) value));
+                    }
+                }
+            } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
+                Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+                broken.add(new Broken(label, constants.stream().map(Field::getName).toList(), cause));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                broken.add(new Broken(label, constants.stream().map(Field::getName).toList(), e));
+            }
+        }
+        return new Scan(found, broken, names.size());
+    }
+
+    private static List<String> classNames(Path root) {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> p.toString().endsWith(".class"))
+                    .map(p -> root.relativize(p).toString())
+                    .filter(p -> !p.endsWith("module-info.class") && !p.endsWith("package-info.class"))
+                    .map(p -> p.substring(0, p.length() - ".class".length()).replace('/', '.').replace('\\', '.'))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the classes under " + root, e);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE jobs_dead DROP COLUMN attempt;

@@ -1,0 +1,1 @@
+ALTER TABLE jobs RENAME TO queue_jobs;

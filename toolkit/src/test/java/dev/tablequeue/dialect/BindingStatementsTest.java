@@ -1,0 +1,71 @@
+package dev.tablequeue.dialect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tablequeue.binding.RoleBinding;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.jooq.Record;
+import org.junit.jupiter.api.Test;
+
+/** What {@link BindingStatements#every} lists: the build-time check prepares exactly these. */
+class BindingStatementsTest {
+    private static final QueueTable<OffsetDateTime> T = new QueueTable<>("listed", SqliteQueues.TIME);
+    private static final QueueTable<OffsetDateTime> DEAD = new QueueTable<>("listed_dead", SqliteQueues.TIME);
+
+    private static List<String> purposes(List<Statement> statements) {
+        return statements.stream().map(Statement::purpose).toList();
+    }
+
+    @Test
+    void every_lists_a_subscriptions_statements_then_the_publishs_insert() {
+        RoleBinding<Record> lease = SqliteQueues.lease(T);
+        SubscriptionStatements subscription = SubscriptionStatements.build(
+                SqliteQueues.DIALECT, lease, ClaimShape.ROLES, true, DEAD);
+
+        List<Statement> every = BindingStatements.every(SqliteQueues.DIALECT, lease, DEAD);
+
+        assertThat(every.subList(0, every.size() - 1)).isEqualTo(subscription.all());
+        assertThat(every.get(every.size() - 1)).isEqualTo(SqliteQueues.DIALECT.insert(lease));
+        assertThat(purposes(every)).contains("lease claim", "dead letter", "dead letter copy", "dead letter delete",
+                "extend", "insert");
+    }
+
+    @Test
+    void every_leaves_out_the_dead_letter_moves_a_binding_cannot_take() {
+        RoleBinding<Record> noGroup = RoleBinding.of(T, T.ID).attempt(T.ATTEMPT).lease(T.LOCKED_UNTIL)
+                .payload(T.PAYLOAD).build();
+
+        assertThat(purposes(BindingStatements.every(SqliteQueues.DIALECT, noGroup, null)))
+                .doesNotContain("dead letter", "dead letter copy", "dead letter delete");
+    }
+
+    @Test
+    void every_on_postgres_ends_with_the_notification() {
+        RoleBinding<Record> lease = SqliteQueues.lease(T);
+        PostgresDialect postgres = new PostgresDialect();
+
+        List<Statement> every = BindingStatements.every(postgres, lease, null);
+
+        assertThat(every.get(every.size() - 1).purpose()).isEqualTo("notify");
+        assertThat(every.get(every.size() - 1).sql()).contains("pg_notify");
+    }
+
+    @Test
+    void every_refuses_a_binding_the_database_cannot_serve() {
+        RoleBinding<Record> rowLock = RoleBinding.of(T, T.ID).payload(T.PAYLOAD).build();
+
+        assertThatThrownBy(() -> BindingStatements.every(SqliteQueues.DIALECT, rowLock, null))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining("row lock");
+    }
+
+    @Test
+    void shape_follows_the_tables_mode() {
+        RoleBinding<Record> rows = RoleBinding.of(T, T.ID).attempt(T.ATTEMPT).lease(T.LOCKED_UNTIL).build();
+
+        assertThat(BindingStatements.shape(rows)).isEqualTo(ClaimShape.ROWS);
+        assertThat(BindingStatements.shape(SqliteQueues.lease(T))).isEqualTo(ClaimShape.ROLES);
+    }
+}
