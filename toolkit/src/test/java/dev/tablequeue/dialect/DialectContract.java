@@ -397,6 +397,25 @@ public abstract class DialectContract {
     }
 
     @Test
+    public final void a_key_part_whose_column_is_null_reads_as_empty_text_and_can_be_locked() throws Exception {
+        QueueTable<?> t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("n-{note}").build();
+        long unnoted = insert(t, r -> r.group("a").priority(1));
+        long noted = insert(t, r -> r.group("a").priority(2).note("x"));
+        try (Connection c = db.connect()) {
+            List<Map<String, Object>> candidates = query(c, dialect.advisoryCandidates(b),
+                    new Binds().group("a").limit(10).now(now));
+            assertThat(ids(candidates)).containsExactly(unnoted, noted);
+            assertThat(candidates).extracting(r -> r.get("tq_key")).containsExactly("n-", "n-x");
+            if (dialect.advisoryLock(b).isPresent()) {
+                Binds key = new Binds().key("n-");
+                assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
+                assertThat(answer(c, dialect.advisoryUnlock(b).get(), key)).isTrue();
+            }
+        }
+    }
+
+    @Test
     public final void a_key_held_in_another_database_of_the_server_does_not_hold_back_its_candidate()
             throws Exception {
         QueueTable<?> t = newTable();
