@@ -91,6 +91,18 @@ final class Settler {
     }
 
     /**
+     * Waits up to {@code nanos} for an outcome to arrive, then writes it and those queued with it, on the
+     * caller's thread: where the settler has no threads, the claim thread calls it while it waits for a
+     * connection that only such an outcome may give back.
+     */
+    void writeArriving(long nanos) throws InterruptedException {
+        Object first = queue.poll(nanos, TimeUnit.NANOSECONDS);
+        if (first != null) {
+            writeWith(first);
+        }
+    }
+
+    /**
      * Stops accepting; what is queued is still written (here, where the settler has no threads). Waits for
      * the threads up to {@code deadline}.
      */
@@ -113,7 +125,6 @@ final class Settler {
     }
 
     private void run() {
-        List<Object> batch = new ArrayList<>();
         while (true) {
             Object first;
             try {
@@ -128,11 +139,16 @@ final class Settler {
                 }
                 continue;
             }
-            batch.add(first);
-            queue.drainTo(batch, MAX_BATCH - 1);
-            write(batch);
-            batch.clear();
+            writeWith(first);
         }
+    }
+
+    /** Writes {@code first} and what is queued behind it, up to a batch. */
+    private void writeWith(Object first) {
+        List<Object> batch = new ArrayList<>();
+        batch.add(first);
+        queue.drainTo(batch, MAX_BATCH - 1);
+        write(batch);
     }
 
     private void write(List<Object> items) {

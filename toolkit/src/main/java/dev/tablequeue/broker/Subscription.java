@@ -61,6 +61,8 @@ final class Subscription<T> {
 
     /** The threads that write a subscription's outcomes at once. */
     private static final int SETTLERS = 2;
+    /** The slices of a wait for a budget permit, so that a stop or an outcome to write is seen meanwhile. */
+    private static final long PERMIT_SLICE_MILLIS = 20;
 
     final QueueBroker broker;
     final Mount<T> mount;
@@ -282,7 +284,7 @@ final class Subscription<T> {
      * commits it.
      */
     private void claimRowLock(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         Connection c = null;
@@ -318,7 +320,7 @@ final class Subscription<T> {
 
     /** Lease: claims rows, stamps them and commits at once; their handlers run with no connection held. */
     private void claimLease(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         List<ClaimedRow> rows;
@@ -365,8 +367,29 @@ final class Subscription<T> {
         }
     }
 
-    private long pollMillis() {
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(pollNanos));
+    /**
+     * Takes a budget permit, waiting up to the poll interval, and no longer once the subscription stops.
+     * Where the claim thread writes the outcomes itself (SQLite), it writes those that arrive meanwhile: the
+     * permits it waits for may be held by advisory deliveries whose outcome only this thread writes, and
+     * which give their connection back only once it is written.
+     */
+    private boolean permit() throws InterruptedException {
+        long deadline = System.nanoTime() + pollNanos;
+        while (true) {
+            if (broker.budget.acquire(0)) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !running) {
+                return false;
+            }
+            long slice = Math.min(left, TimeUnit.MILLISECONDS.toNanos(PERMIT_SLICE_MILLIS));
+            if (settlesInline) {
+                settler.writeArriving(slice);
+            } else if (broker.budget.acquire(TimeUnit.NANOSECONDS.toMillis(slice))) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -382,7 +405,7 @@ final class Subscription<T> {
      * time (SQLite), one connection after another tries them here.
      */
     private void claimAdvisory(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         Connection first = connection();
