@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import org.jooq.DSLContext;
 
@@ -152,8 +153,13 @@ final class ServerProbe {
     String openingOf(DSLContext ctx, String url) {
         return switch (db.engine()) {
             case POSTGRES -> ctx.fetchValue("select current_setting('transaction_isolation')").toString();
-            case MARIADB, MYSQL -> ctx.fetchValue("select trx_isolation_level from information_schema.innodb_trx"
-                    + " where trx_mysql_thread_id = connection_id()").toString().toLowerCase();
+            // InnoDB serves this table from a cache, refreshed only where it was not read for 0.1 s: a transaction
+            // just begun may not be in it yet
+            case MARIADB, MYSQL -> org.awaitility.Awaitility.await().pollInterval(Duration.ofMillis(150))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> ctx.fetchValue("select trx_isolation_level from information_schema.innodb_trx"
+                            + " where trx_mysql_thread_id = connection_id()"), v -> v != null)
+                    .toString().toLowerCase();
             case SQLITE -> writeLockHeldElsewhere(url) ? "immediate" : "deferred";
         };
     }

@@ -212,11 +212,18 @@ final class Settlement {
         }
     }
 
+    /**
+     * The opening of a lease settlement's transaction: the binding's where it is explicit (SQLite's
+     * {@code BEGIN} mode), the database's default level elsewhere, the same for a batch and for one outcome.
+     */
+    private TransactionOpening leaseOpening() {
+        return statements.opening().explicit() ? statements.opening() : TransactionOpening.DEFAULT;
+    }
+
     private void settleLeasedTogether(List<Plan> plans) {
         Map<Plan, Exception> lost;
         try (Connection c = broker.dataSource.getConnection()) {
-            TransactionOpening opening = statements.opening().explicit() ? statements.opening()
-                    : TransactionOpening.DEFAULT;
+            TransactionOpening opening = leaseOpening();
             Transactions.begin(c, opening);
             try {
                 lost = writeAll(c, plans, true);
@@ -243,17 +250,18 @@ final class Settlement {
     private void settleLeasedAlone(Plan plan) {
         try (Connection c = broker.dataSource.getConnection()) {
             boolean tx = plan.event() != null || plan.run().size() > 1;
+            TransactionOpening opening = leaseOpening();
             if (tx) {
-                Transactions.begin(c, TransactionOpening.DEFAULT);
+                Transactions.begin(c, opening);
             }
             try {
                 write(c, plan, true);
                 if (tx) {
-                    Transactions.commit(c, TransactionOpening.DEFAULT);
+                    Transactions.commit(c, opening);
                 }
             } catch (SQLException | RuntimeException e) {
                 if (tx) {
-                    Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
+                    Transactions.rollbackQuietly(c, opening);
                 }
                 throw e;
             }
@@ -263,34 +271,45 @@ final class Settlement {
         }
     }
 
-    /** Advisory: the statement commits on its own on the delivery's connection; then the key is released. */
+    /** Advisory: writes the outcome on the delivery's connection; then the key is released. */
     private void settleLocked(Plan plan) throws SQLException {
         InWork d = plan.d();
-        Connection c = d.connection;
         try {
-            boolean tx = plan.event() != null || plan.run().size() > 1;
-            if (tx) {
-                c.setAutoCommit(false);
-            }
-            try {
-                write(c, plan, false);
-                if (tx) {
-                    c.commit();
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (tx) {
-                    c.rollback();
-                }
-                throw e;
-            } finally {
-                if (tx) {
-                    c.setAutoCommit(true);
-                }
-            }
+            writeLocked(plan);
         } finally {
-            if (!unlock(c, d.advisoryKey)) {
+            if (!unlock(d.connection, d.advisoryKey)) {
                 d.evicted = true;
             }
+        }
+    }
+
+    /**
+     * Advisory: writes the outcome on the delivery's connection, one statement in auto-commit, several (or
+     * the service's own event) in a transaction opened as the binding declares. Where the rollback of a
+     * failed transaction fails as well, the failure that caused it is the one reported (the rollback's is
+     * kept as suppressed) and the connection ends its session rather than go back to the pool.
+     */
+    private void writeLocked(Plan plan) throws SQLException {
+        InWork d = plan.d();
+        Connection c = d.connection;
+        boolean tx = plan.event() != null || plan.run().size() > 1;
+        if (!tx) {
+            write(c, plan, false);
+            return;
+        }
+        TransactionOpening opening = statements.opening();
+        Transactions.begin(c, opening);
+        try {
+            write(c, plan, false);
+            Transactions.commit(c, opening);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                Transactions.rollback(c, opening);
+            } catch (SQLException | RuntimeException rollback) {
+                e.addSuppressed(rollback);
+                d.evicted = true;
+            }
+            throw e;
         }
     }
 
