@@ -146,8 +146,10 @@ public abstract class AdvisoryContract extends BrokerFixture {
         RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
                 .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
                 .ownLock((ctx, k) -> {
-                    // the first lock a further connection of a claim takes (they run on virtual threads) hangs
-                    if (Thread.currentThread().isVirtual() && hangOnce.getAndSet(false)) {
+                    boolean took = ServerProbe.truth(ctx.fetchValue(probe.lockSql(), k));
+                    // the first lock a further connection of a claim takes (they run on virtual threads) takes
+                    // its key, then hangs before it answers
+                    if (took && Thread.currentThread().isVirtual() && hangOnce.getAndSet(false)) {
                         hanging.countDown();
                         try {
                             letGo.await(PATIENCE.toSeconds(), SECONDS);
@@ -155,7 +157,7 @@ public abstract class AdvisoryContract extends BrokerFixture {
                             Thread.currentThread().interrupt();
                         }
                     }
-                    return ServerProbe.truth(ctx.fetchValue(probe.lockSql(), k));
+                    return took;
                 })
                 .ownUnlock((ctx, k) -> ServerProbe.truth(ctx.fetchValue(probe.unlockSql(), k)))
                 .build();

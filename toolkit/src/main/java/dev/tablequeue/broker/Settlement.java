@@ -47,8 +47,11 @@ final class Settlement {
 
     /** What a release at shutdown did to a delivery still in work. */
     enum Release {
+        /** Its advisory key, or its row's lock (a row lock claim rolled back), was released. */
         LOCK_RELEASED,
+        /** The release was not confirmed: the connection that held the lock ends its session. */
         CONNECTION_CLOSED,
+        /** Nothing: a lease, a settlement already under way, or a claim already counted. */
         KEPT
     }
 
@@ -92,21 +95,30 @@ final class Settlement {
     /**
      * Writes one advisory delivery's outcome on the connection that holds its key, then releases the key. A
      * failure is logged and reported to the listener.
+     *
+     * @return whether this settlement took the delivery, and so returns its connection; false where the
+     *     delivery was released at shutdown, which returned the connection then
      */
-    void settle(InWork d, Outcome outcome) {
+    boolean settle(Pending p) {
+        InWork d = p.d();
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
-                failed(new Pending(d, outcome), closed(d, outcome));
-                return;
+                failed(p, closed(d, p.outcome()));
+                return false;
             }
-            Plan plan = plan(new Pending(d, outcome));
             try {
-                settleLocked(plan);
+                Plan plan = plan(p);
+                writeLocked(plan);
                 succeeded(plan);
             } catch (Exception e) {
-                failed(plan.pending(), e);
+                failed(p, e);
+            } finally {
+                if (!unlock(d.connection, d.advisoryKey)) {
+                    d.evicted = true;
+                }
             }
+            return true;
         } finally {
             d.lock.unlock();
         }
@@ -268,18 +280,6 @@ final class Settlement {
             succeeded(plan);
         } catch (Exception e) {
             failed(plan.pending(), e);
-        }
-    }
-
-    /** Advisory: writes the outcome on the delivery's connection; then the key is released. */
-    private void settleLocked(Plan plan) throws SQLException {
-        InWork d = plan.d();
-        try {
-            writeLocked(plan);
-        } finally {
-            if (!unlock(d.connection, d.advisoryKey)) {
-                d.evicted = true;
-            }
         }
     }
 
@@ -582,14 +582,32 @@ final class Settlement {
             SqliteKeyRegistry.Hold hold = holds.remove(key);
             return hold != null && hold.release();
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("the lock of key {} was not released: {}", key, e.toString());
+            if (broken(c)) {
+                // the session is gone or going, and the server drops its locks with it
+                LOG.debug("the connection that held key {} of {} is broken; its lock ends with its session: {}", key,
+                        subscription.queue, e.toString());
+            } else {
+                LOG.warn("the lock of key {} of {} was not released, so its connection ends its session: {}", key,
+                        subscription.queue, e.toString());
+            }
             return false;
         }
     }
 
+    /** Whether {@code c} can no longer reach its session (closed by the pool, or dead on the server). */
+    private static boolean broken(Connection c) {
+        try {
+            return c.isClosed() || !c.isValid(1);
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
     /**
-     * Releases what a delivery still in work at shutdown holds: its key (advisory), its transaction (row
-     * lock). A lease delivery keeps its lease and settles as before.
+     * Releases what a delivery still in work at shutdown holds: its key (advisory; the caller then gives its
+     * connection back, evicted where the release was not confirmed), or its claim's transaction (row lock:
+     * rolled back, and its connection closed, at the first of its rows). A lease delivery keeps its lease and
+     * settles as before.
      */
     Release release(InWork d) {
         if (binding.form() == dev.tablequeue.binding.Form.LEASE) {
@@ -603,10 +621,6 @@ final class Settlement {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
                 return Release.KEPT;
             }
-            if (binding.form() == dev.tablequeue.binding.Form.ROW_LOCK) {
-                Transactions.rollbackQuietly(d.connection, statements.opening());
-                return Release.KEPT;
-            }
             if (unlock(d.connection, d.advisoryKey)) {
                 return Release.LOCK_RELEASED;
             }
@@ -617,15 +631,28 @@ final class Settlement {
         }
     }
 
-    /** Rolls a row lock claim's transaction back, unless its settlement has begun; its rows return at once. */
+    /**
+     * Rolls a row lock claim's transaction back, unless its settlement has begun, so its rows return at once:
+     * each row's lock counts as released; where the rollback fails, the connection ends its session instead
+     * and counts once as closed.
+     */
     private Release releaseGroup(ClaimGroup group) {
         group.lock.lock();
         try {
             if (group.state() == ClaimGroup.State.OPEN) {
-                Transactions.rollbackQuietly(group.connection, statements.opening());
-                group.end(ClaimGroup.State.RELEASED);
+                try {
+                    Transactions.rollback(group.connection, statements.opening());
+                    group.end(ClaimGroup.State.RELEASED);
+                    group.releasedAtClose = true;
+                    return Release.LOCK_RELEASED;
+                } catch (SQLException | RuntimeException e) {
+                    LOG.debug("the rollback of a claim of {} failed; its connection ends its session: {}",
+                            subscription.queue, e.toString());
+                    group.end(ClaimGroup.State.RELEASED, broker.dataSource);
+                    return Release.CONNECTION_CLOSED;
+                }
             }
-            return Release.KEPT;
+            return group.releasedAtClose ? Release.LOCK_RELEASED : Release.KEPT;
         } finally {
             group.lock.unlock();
         }
