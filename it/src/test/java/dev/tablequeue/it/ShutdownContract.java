@@ -27,10 +27,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What {@code close()} leaves behind, proven on the server: no lock, no open transaction, no connection
- * of the broker's. Each database runs it through a small subclass; the tests are final.
+ * of the broker's; and what a handler's {@link Error} does to its row and its subscription. Each database
+ * runs it through a small subclass; the tests are final.
  */
 public abstract class ShutdownContract extends BrokerFixture {
     private static final Duration SHORT_DRAIN = Duration.ofMillis(200);
@@ -207,5 +210,61 @@ public abstract class ShutdownContract extends BrokerFixture {
             assertThat(own.getHikariPoolMXBean().getActiveConnections()).isZero();
         }
         assertThat(handleTheRest(t, binding(t, Form.ROW_LOCK), 1).values()).containsOnly(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void a_handler_that_throws_an_error_settles_nothing_and_stops_its_subscription(Form form)
+            throws Exception {
+        assumeTrue(forms().contains(form), "this database does not take the " + form + " form");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Long> ids = insertJobs(t, 3);
+        long fatal = ids.get(1);
+        OutOfMemoryError error = new OutOfMemoryError("simulated: the heap is spent");
+        List<Throwable> stopped = new CopyOnWriteArrayList<>();
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        try {
+            QueueBroker broker = broker(new BrokerListener() {
+                @Override
+                public void subscriptionStopped(InboxQueue<?> queue, Throwable cause) {
+                    stopped.add(cause);
+                }
+            });
+            AtomicInteger handled = new AtomicInteger();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+                handled.incrementAndGet();
+                if (d.id().equals(fatal)) {
+                    throw error;
+                }
+                return Outcome.ack();
+            });
+            broker.start();
+            // (Awaitility would take the Error from the handler's thread itself and fail the test with it)
+            // the claim-mates of the row settle; the row itself is written nothing
+            await().dontCatchUncaughtExceptions().atMost(PATIENCE)
+                    .until(() -> count(t, "processed_at is not null") == 2);
+            await().dontCatchUncaughtExceptions().atMost(PATIENCE)
+                    .until(() -> stopped.size() == 1 && uncaught.size() == 1);
+            assertThat(stopped.get(0)).isSameAs(error);
+            assertThat(uncaught.get(0)).isSameAs(error);
+            // the subscription claims no more
+            insertJobs(t, 1);
+            await().dontCatchUncaughtExceptions().during(POLL.multipliedBy(6)).atMost(PATIENCE)
+                    .until(() -> handled.get() == 3);
+            assertThat(count(t, "processed_at is null")).isEqualTo(2);
+            broker.close();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        if (form == Form.LEASE) {
+            // the row returns when its lease runs out
+            clock.advance(Duration.ofMinutes(5));
+        }
+        Map<Object, Integer> attempts = handleTheRest(t, b, 4);
+        // a row lock returns the row as it was; a lease and a take counted the attempt
+        assertThat(attempts.get(fatal)).isEqualTo(form == Form.ROW_LOCK ? 1 : 2);
     }
 }

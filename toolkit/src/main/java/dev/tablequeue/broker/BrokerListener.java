@@ -20,4 +20,10 @@ public interface BrokerListener {
 
     /** A claim failed; the loop backs off and claims again. */
     default void claimFailed(InboxQueue<?> queue, Throwable failure) {}
+
+    /**
+     * A subscription stopped claiming because a handler (or its row's decoding, or a failure policy) threw
+     * an {@link Error}: the deliveries in work still settle, and the broker must be closed to end it.
+     */
+    default void subscriptionStopped(InboxQueue<?> queue, Throwable cause) {}
 }

@@ -65,8 +65,19 @@ final class Settlement {
 
     private record Action(Kind kind, Duration delay) {}
 
-    /** A delivery whose handler (or failure policy) has answered, and the outcome to write. */
-    record Pending(InWork d, Outcome outcome) {}
+    /**
+     * A delivery whose handler (or failure policy) has answered, and the outcome to write; none where the
+     * handler failed with an {@link Error}, whose row is then written nothing and returns by its form's rule.
+     */
+    record Pending(InWork d, Outcome outcome) {
+        static Pending nothing(InWork d) {
+            return new Pending(d, null);
+        }
+
+        boolean writesNothing() {
+            return outcome == null;
+        }
+    }
 
     /** An outcome resolved to what it writes: the service's own event, or the dialect's statements in order. */
     private record Plan(Pending pending, Action action, Event event, Binds binds, List<Statement> run) {
@@ -93,8 +104,8 @@ final class Settlement {
     }
 
     /**
-     * Writes one advisory delivery's outcome on the connection that holds its key, then releases the key. A
-     * failure is logged and reported to the listener.
+     * Writes one advisory delivery's outcome on the connection that holds its key (nothing for
+     * {@link Pending#nothing}), then releases the key. A failure is logged and reported to the listener.
      *
      * @return whether this settlement took the delivery, and so returns its connection; false where the
      *     delivery was released at shutdown, which returned the connection then
@@ -108,9 +119,11 @@ final class Settlement {
                 return false;
             }
             try {
-                Plan plan = plan(p);
-                writeLocked(plan);
-                succeeded(plan);
+                if (!p.writesNothing()) {
+                    Plan plan = plan(p);
+                    writeLocked(plan);
+                    succeeded(plan);
+                }
             } catch (Exception e) {
                 failed(p, e);
             } finally {
@@ -142,7 +155,10 @@ final class Settlement {
             List<Plan> plans = new ArrayList<>(outcomes.size());
             for (Pending p : outcomes) {
                 p.d().state.set(InWork.State.SETTLED);
-                plans.add(plan(p));
+                if (!p.writesNothing()) {
+                    // a row written nothing stays as it was, and returns when the transaction ends
+                    plans.add(plan(p));
+                }
             }
             Connection c = group.connection;
             Map<Plan, Exception> lost;
@@ -206,7 +222,10 @@ final class Settlement {
                     failed(p, closed(d, p.outcome()));
                     continue;
                 }
-                plans.add(plan(p));
+                if (!p.writesNothing()) {
+                    // a row written nothing keeps its lease, which runs out: the keeper no longer extends it
+                    plans.add(plan(p));
+                }
             }
             if (plans.size() == 1) {
                 settleLeasedAlone(plans.get(0));
@@ -327,6 +346,10 @@ final class Settlement {
     }
 
     private void failed(Pending p, Throwable e) {
+        if (p.writesNothing()) {
+            // no outcome was to be written, so none failed
+            return;
+        }
         LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
         broker.listener.settlementFailed(p.d(), p.outcome(), e);
     }

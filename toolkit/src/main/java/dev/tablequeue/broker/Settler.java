@@ -103,10 +103,10 @@ final class Settler {
     }
 
     /**
-     * Stops accepting; what is queued is still written (here, where the settler has no threads). Waits for
-     * the threads up to {@code deadline}.
+     * Stops accepting: an outcome that comes later is written on its caller's thread. What is queued is still
+     * written (here, where the settler has no threads).
      */
-    void stop(long deadline) throws InterruptedException {
+    void stopAccepting() {
         accepting.lock();
         try {
             open = false;
@@ -116,6 +116,11 @@ final class Settler {
         if (threads.isEmpty()) {
             writeQueued();
         }
+    }
+
+    /** Stops accepting ({@link #stopAccepting()}) and waits for the threads up to {@code deadline}. */
+    void stop(long deadline) throws InterruptedException {
+        stopAccepting();
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
             if (left > 0) {

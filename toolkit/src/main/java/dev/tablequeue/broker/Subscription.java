@@ -287,6 +287,17 @@ final class Subscription<T> {
 
     /** Claims rows for the free workers until the subscription stops. */
     private void claimLoop() {
+        try {
+            claimUntilStopped();
+        } finally {
+            if (settlesInline) {
+                // no claim thread writes them any more: an outcome that comes later is written on its own thread
+                settler.stopAccepting();
+            }
+        }
+    }
+
+    private void claimUntilStopped() {
         long backoff = 0;
         while (running) {
             if (settlesInline) {
@@ -781,10 +792,9 @@ final class Subscription<T> {
     }
 
     /**
-     * Runs the handler on a virtual thread of its own; its worker is free when it returns. The settler writes
-     * a row lock or lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an
-     * advisory outcome on the delivery's own connection. A row taken once the subscription has drained is
-     * given back instead. Any thread may call it.
+     * Runs the handler on a virtual thread of its own; its worker is free when it returns, and {@link #hand}
+     * passes its answer on. A row taken once the subscription has drained is given back instead. Any thread
+     * may call it.
      */
     private void start(InWork d) {
         if (!admit(d)) {
@@ -792,34 +802,14 @@ final class Subscription<T> {
             return;
         }
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
-            Outcome outcome = outcome(d);
-            Settlement.Pending pending = new Settlement.Pending(d, outcome);
-            if (settlesInline) {
-                // queued before the worker is free, so the claim thread it wakes finds it
-                if (d.advisoryKey != null) {
-                    settler.submit(() -> settleOnItsConnection(pending));
-                } else {
-                    settler.submit(pending);
-                }
-                slots.handled();
-                wakeup.wake();
-                return;
+            Settlement.Pending pending;
+            try {
+                pending = new Settlement.Pending(d, outcome(d));
+            } catch (Error e) {
+                stopOnError(d, e);
+                throw e;
             }
-            slots.handled();
-            if (d.advisoryKey != null) {
-                settleAdvisory(pending);
-            } else if (d.group == null) {
-                settler.submit(pending);
-            } else {
-                List<Settlement.Pending> all = d.group.add(pending);
-                if (all != null) {
-                    settler.submit(d.group, all);
-                } else {
-                    // it waits for its claim's last handler, on the claim's connection: it no longer holds back
-                    // the claims of the free workers (a slow handler would otherwise stop them all)
-                    slots.settled(1);
-                }
-            }
+            hand(pending);
         });
     }
 
@@ -848,6 +838,66 @@ final class Subscription<T> {
             giveBack(d);
         }
         LOG.info("{} was taken but does not go into work; its row goes back to the queue", d);
+    }
+
+    /**
+     * A handler failed with an {@link Error} (its row's decoding or its failure policy included). That is no
+     * business failure a retry could mend but a fault of the process, as likely to strike the next row: the
+     * row is written nothing, so it returns by its form's rule (a row lock's rollback or commit leaves it as
+     * it was, a lease runs out, a key is released); the subscription stops claiming (the deliveries in work
+     * still settle); and the Error goes on up the handler's thread to its uncaught exception handler.
+     */
+    private void stopOnError(InWork d, Error e) {
+        LOG.error("the handler of {} failed on {} with {}: its row is written nothing and returns by its form's"
+                + " rule, and the subscription claims no more rows", queue, d, e.toString(), e);
+        stop();
+        try {
+            // a claim under way would take the row straight back once its key or its lock is released
+            claims.join(CLOSE_GRACE);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        hand(Settlement.Pending.nothing(d));
+        try {
+            broker.listener.subscriptionStopped(queue, e);
+        } catch (RuntimeException listenerFailure) {
+            e.addSuppressed(listenerFailure);
+        }
+    }
+
+    /**
+     * Hands a delivery's answer on to be written; its worker is free now. The settler writes a row lock or
+     * lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an advisory
+     * outcome on the delivery's own connection.
+     */
+    private void hand(Settlement.Pending pending) {
+        InWork d = pending.d();
+        if (settlesInline) {
+            // queued before the worker is free, so the claim thread it wakes finds it
+            if (d.advisoryKey != null) {
+                settler.submit(() -> settleOnItsConnection(pending));
+            } else {
+                settler.submit(pending);
+            }
+            slots.handled();
+            wakeup.wake();
+            return;
+        }
+        slots.handled();
+        if (d.advisoryKey != null) {
+            settleAdvisory(pending);
+        } else if (d.group == null) {
+            settler.submit(pending);
+        } else {
+            List<Settlement.Pending> all = d.group.add(pending);
+            if (all != null) {
+                settler.submit(d.group, all);
+            } else {
+                // it waits for its claim's last handler, on the claim's connection: it no longer holds back
+                // the claims of the free workers (a slow handler would otherwise stop them all)
+                slots.settled(1);
+            }
+        }
     }
 
     /**
@@ -907,7 +957,8 @@ final class Subscription<T> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return policy(mount.onHandlerFailure, d, e);
-        } catch (Exception | Error e) {
+        } catch (Exception e) {
+            // an Error is not caught here: see stopOnError
             LOG.warn("the handler of {} failed on {}: {}", queue, d, e.toString());
             return policy(mount.onHandlerFailure, d, e);
         }
