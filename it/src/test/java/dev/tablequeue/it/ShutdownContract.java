@@ -54,6 +54,23 @@ public abstract class ShutdownContract extends BrokerFixture {
         };
     }
 
+    /**
+     * Starts {@code broker} with {@code workers} handlers that each hold their delivery until {@code letGo},
+     * and closes it once every one of them holds one.
+     */
+    private static ShutdownReport closeWhileHandlersHold(QueueBroker broker, RoleBinding<Record> b, int workers,
+            CountDownLatch letGo) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(workers);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(workers).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        return broker.close();
+    }
+
     /** Handles every row of {@code t} left in the queue on a new broker; the attempt of each delivery by id. */
     private Map<Object, Integer> handleTheRest(Jobs t, RoleBinding<Record> b, int expected) {
         Map<Object, Integer> attempts = new ConcurrentHashMap<>();
@@ -75,17 +92,8 @@ public abstract class ShutdownContract extends BrokerFixture {
         RoleBinding<Record> b = binding(t, Form.ROW_LOCK);
         insertJobs(t, 3);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
-        CountDownLatch holding = new CountDownLatch(3);
         CountDownLatch letGo = new CountDownLatch(1);
-        QueueBroker broker = closingSoon(pool, failuresInto(failures));
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
-            holding.countDown();
-            letGo.await(PATIENCE.toSeconds(), SECONDS);
-            return Outcome.ack();
-        });
-        broker.start();
-        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
-        ShutdownReport report = broker.close();
+        ShutdownReport report = closeWhileHandlersHold(closingSoon(pool, failuresInto(failures)), b, 3, letGo);
         // one claim took the three rows; its rollback released the lock of each
         assertThat(report).isEqualTo(new ShutdownReport(3, 0, 3));
         assertThat(new ServerProbe(db).openTransactions()).isZero();
@@ -102,18 +110,9 @@ public abstract class ShutdownContract extends BrokerFixture {
         List<Long> ids = insertJobs(t, 2);
         ServerProbe probe = new ServerProbe(db);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
-        CountDownLatch holding = new CountDownLatch(2);
         CountDownLatch letGo = new CountDownLatch(1);
         try (HikariDataSource own = db.pool(6)) {
-            QueueBroker broker = closingSoon(own, failuresInto(failures));
-            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(2).handle((job, d) -> {
-                holding.countDown();
-                letGo.await(PATIENCE.toSeconds(), SECONDS);
-                return Outcome.ack();
-            });
-            broker.start();
-            assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
-            ShutdownReport report = broker.close();
+            ShutdownReport report = closeWhileHandlersHold(closingSoon(own, failuresInto(failures)), b, 2, letGo);
             assertThat(report).isEqualTo(new ShutdownReport(2, 0, 2));
             // the handlers still run, and hold nothing: the keys are free and the connections back in the pool
             for (long id : ids) {
@@ -147,18 +146,9 @@ public abstract class ShutdownContract extends BrokerFixture {
                 })
                 .ownUnlock((ctx, k) -> false)
                 .build();
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
         try (HikariDataSource own = db.pool(4)) {
-            QueueBroker broker = closingSoon(own, new BrokerListener() {});
-            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
-                holding.countDown();
-                letGo.await(PATIENCE.toSeconds(), SECONDS);
-                return Outcome.ack();
-            });
-            broker.start();
-            assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
-            ShutdownReport report = broker.close();
+            ShutdownReport report = closeWhileHandlersHold(closingSoon(own, new BrokerListener() {}), b, 1, letGo);
             assertThat(report).isEqualTo(new ShutdownReport(0, 1, 1));
             assertThat(own.getHikariPoolMXBean().getActiveConnections()).isZero();
             if (sessions) {
