@@ -136,7 +136,7 @@ final class ServerProbe {
         }
         String sql = db.engine() == LiveDatabase.Engine.POSTGRES
                 ? "select count(*) from pg_catalog.pg_stat_activity where datname = current_database()"
-                        + " and pid <> pg_backend_pid() and xact_start is not null"
+                        + " and backend_type = 'client backend' and pid <> pg_backend_pid() and xact_start is not null"
                 : "select count(*) from information_schema.innodb_trx t join information_schema.processlist p"
                         + " on p.id = t.trx_mysql_thread_id where p.db = database() and p.id <> connection_id()";
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(sql);
