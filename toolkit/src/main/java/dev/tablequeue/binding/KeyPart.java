@@ -13,7 +13,7 @@ public sealed interface KeyPart {
         }
     }
 
-    /** The value of a column of the row, rendered as text by the database. */
+    /** The value of a column of the row, rendered as text by the database; a NULL reads as empty text. */
     record Column(Field<?> field) implements KeyPart {
         public Column {
             Objects.requireNonNull(field, "field");

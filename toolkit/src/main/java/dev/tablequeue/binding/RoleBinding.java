@@ -342,7 +342,9 @@ public final class RoleBinding<R extends Record> {
 
         /**
          * The advisory lock form, with each row's key written as a template: literal text and
-         * {@code {column}} placeholders, as in {@code "jobs-{job_id}"}.
+         * {@code {column}} placeholders, as in {@code "jobs-{job_id}"}. A placeholder whose column is NULL in
+         * a row reads as empty text, so such rows share one key (and run one at a time) rather than going
+         * unlocked.
          */
         public Builder<R> advisory(String keyTemplate) {
             Objects.requireNonNull(keyTemplate, "keyTemplate");

@@ -51,4 +51,10 @@ public interface BrokerListener {
      * settlement found the lease gone ({@link dev.tablequeue.LeaseLostException}). Reported once per delivery.
      */
     default void leaseLost(Delivery delivery) {}
+
+    /**
+     * A subscription stopped claiming because a handler (or its row's decoding, or a failure policy) threw
+     * an {@link Error}: the deliveries in work still settle, and the broker must be closed to end it.
+     */
+    default void subscriptionStopped(InboxQueue<?> queue, Throwable cause) {}
 }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
 
 /**
  * The rows one row lock claim took. They share the claim's transaction on one connection: each handler's
@@ -25,6 +26,8 @@ final class ClaimGroup {
     private final Runnable onEnd;
     private int outstanding;
     private State state = State.OPEN;
+    /** Set where shutdown rolled the group back, so each of its rows counts as a lock released; under {@link #lock}. */
+    boolean releasedAtClose;
 
     /** @param onEnd runs once, when the group's connection has been closed */
     ClaimGroup(Connection connection, int size, Runnable onEnd) {
@@ -51,9 +54,22 @@ final class ClaimGroup {
 
     /** Moves the group to {@code next} and closes its connection; call with {@link #lock} held, once. */
     void end(State next) {
+        end(next, null);
+    }
+
+    /**
+     * Moves the group to {@code next} and closes its connection, or, with {@code evictFrom}, ends its session
+     * instead of returning it to that pool (its transaction's end was not confirmed); with {@link #lock}
+     * held, once.
+     */
+    void end(State next, DataSource evictFrom) {
         state = next;
         try {
-            connection.close();
+            if (evictFrom != null) {
+                Pools.evict(evictFrom, connection);
+            } else {
+                connection.close();
+            }
         } catch (Exception ignored) {
             // the pool takes a broken connection back and drops it
         } finally {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,6 +39,8 @@ final class InWork implements Delivery {
     final AtomicBoolean leaseLostReported = new AtomicBoolean();
     /** Orders a lease extension and the settlement, which both read and move the token. */
     final ReentrantLock lock = new ReentrantLock();
+    /** Advisory: counted down once the connection has gone back, by the settlement or by a release. */
+    final CountDownLatch connectionBack = new CountDownLatch(1);
 
     InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
             Instant leaseHeld) {

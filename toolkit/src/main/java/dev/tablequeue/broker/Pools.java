@@ -29,6 +29,8 @@ final class Pools {
     static void evict(DataSource dataSource, Connection connection) {
         try {
             Method m = dataSource.getClass().getMethod("evictConnection", Connection.class);
+            // HikariCP closes an evicted connection on a thread of its own, later: the session ends here, now
+            closeUnderlying(connection);
             m.invoke(dataSource, connection);
             return;
         } catch (ReflectiveOperationException e) {
@@ -43,6 +45,15 @@ final class Pools {
             connection.close();
         } catch (Exception ignored) {
             // closed by the abort
+        }
+    }
+
+    /** Closes the driver's connection behind a pool's proxy, which ends its session on the server. */
+    private static void closeUnderlying(Connection connection) {
+        try {
+            connection.unwrap(Connection.class).close();
+        } catch (Exception ignored) {
+            // already closed, or the session is gone: the pool's own close follows
         }
     }
 }

@@ -315,9 +315,12 @@ public final class QueueBroker {
     }
 
     /**
-     * Stops claiming, waits up to the drain timeout for handlers in work to finish and settle, releases every
-     * advisory lock still held (a late settlement then fails with {@link BrokerClosedException} and its row
-     * is back in the queue), stops the listener, and reports what it released and closed. Idempotent.
+     * Stops claiming, waits up to the drain timeout for handlers in work to finish and settle, then releases
+     * what the deliveries still in work hold: every advisory lock (its connection back in the pool, or closed
+     * where the release is not confirmed) and every row lock claim's transaction (rolled back). A late
+     * settlement then fails with {@link BrokerClosedException} and its row is back in the queue. A claim still
+     * under way is given back rather than handed to a handler. It stops the listener and reports what it
+     * released and closed; when it returns, the broker holds no lock and no connection. Idempotent.
      */
     public synchronized ShutdownReport close() {
         if (state == State.CLOSED) {

@@ -51,8 +51,11 @@ final class Settlement {
 
     /** What a release at shutdown did to a delivery still in work. */
     enum Release {
+        /** Its advisory key, or its row's lock (a row lock claim rolled back), was released. */
         LOCK_RELEASED,
+        /** The release was not confirmed: the connection that held the lock ends its session. */
         CONNECTION_CLOSED,
+        /** Nothing: a lease, a settlement already under way, or a claim already counted. */
         KEPT
     }
 
@@ -66,8 +69,19 @@ final class Settlement {
 
     private record Action(Kind kind, Duration delay) {}
 
-    /** A delivery whose handler (or failure policy) has answered, and the outcome to write. */
-    record Pending(InWork d, Outcome outcome) {}
+    /**
+     * A delivery whose handler (or failure policy) has answered, and the outcome to write; none where the
+     * handler failed with an {@link Error}, whose row is then written nothing and returns by its form's rule.
+     */
+    record Pending(InWork d, Outcome outcome) {
+        static Pending nothing(InWork d) {
+            return new Pending(d, null);
+        }
+
+        boolean writesNothing() {
+            return outcome == null;
+        }
+    }
 
     /** An outcome resolved to what it writes: the service's own event, or the dialect's statements in order. */
     private record Plan(Pending pending, Action action, Event event, Binds binds, List<Statement> run) {
@@ -94,23 +108,34 @@ final class Settlement {
     }
 
     /**
-     * Writes one advisory delivery's outcome on the connection that holds its key, then releases the key. A
-     * failure is logged and reported to the listener.
+     * Writes one advisory delivery's outcome on the connection that holds its key (nothing for
+     * {@link Pending#nothing}), then releases the key. A failure is logged and reported to the listener.
+     *
+     * @return whether this settlement took the delivery, and so returns its connection; false where the
+     *     delivery was released at shutdown, which returned the connection then
      */
-    void settle(InWork d, Outcome outcome) {
+    boolean settle(Pending p) {
+        InWork d = p.d();
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
-                failed(new Pending(d, outcome), closed(d, outcome));
-                return;
+                failed(p, closed(d, p.outcome()));
+                return false;
             }
-            Plan plan = plan(new Pending(d, outcome));
             try {
-                settleLocked(plan);
-                succeeded(plan);
+                if (!p.writesNothing()) {
+                    Plan plan = plan(p);
+                    writeLocked(plan);
+                    succeeded(plan);
+                }
             } catch (Exception e) {
-                failed(plan.pending(), e);
+                failed(p, e);
+            } finally {
+                if (!unlock(d.connection, d.advisoryKey)) {
+                    d.evicted = true;
+                }
             }
+            return true;
         } finally {
             d.lock.unlock();
         }
@@ -135,7 +160,10 @@ final class Settlement {
             List<Plan> plans = new ArrayList<>(outcomes.size());
             for (Pending p : outcomes) {
                 p.d().state.set(InWork.State.SETTLED);
-                plans.add(plan(p));
+                if (!p.writesNothing()) {
+                    // a row written nothing stays as it was, and returns when the transaction ends
+                    plans.add(plan(p));
+                }
             }
             Connection c = group.connection;
             Map<Plan, Exception> lost;
@@ -209,7 +237,10 @@ final class Settlement {
                     failed(p, closed(d, p.outcome()));
                     continue;
                 }
-                plans.add(plan(p));
+                if (!p.writesNothing()) {
+                    // a row written nothing keeps its lease, which runs out: the keeper no longer extends it
+                    plans.add(plan(p));
+                }
             }
             if (plans.size() == 1) {
                 settleLeasedAlone(plans.get(0), false);
@@ -227,12 +258,19 @@ final class Settlement {
         }
     }
 
+    /**
+     * The opening of a lease settlement's transaction: the binding's where it is explicit (SQLite's
+     * {@code BEGIN} mode), the database's default level elsewhere, the same for a batch and for one outcome.
+     */
+    private TransactionOpening leaseOpening() {
+        return statements.opening().explicit() ? statements.opening() : TransactionOpening.DEFAULT;
+    }
+
     private void settleLeasedTogether(List<Plan> plans) {
         Map<Plan, Exception> lost;
         boolean committing = false;
         try (Connection c = broker.dataSource.getConnection()) {
-            TransactionOpening opening = statements.opening().explicit() ? statements.opening()
-                    : TransactionOpening.DEFAULT;
+            TransactionOpening opening = leaseOpening();
             Transactions.begin(c, opening);
             try {
                 lost = writeAll(c, plans, true);
@@ -331,19 +369,20 @@ final class Settlement {
         boolean committing = false;
         try (Connection c = broker.dataSource.getConnection()) {
             boolean tx = plan.event() != null || plan.run().size() > 1;
+            TransactionOpening opening = leaseOpening();
             if (tx) {
-                Transactions.begin(c, TransactionOpening.DEFAULT);
+                Transactions.begin(c, opening);
             }
             try {
                 committing = !tx;
                 write(c, plan, true);
                 if (tx) {
                     committing = true;
-                    Transactions.commit(c, TransactionOpening.DEFAULT);
+                    Transactions.commit(c, opening);
                 }
             } catch (SQLException | RuntimeException e) {
                 if (tx) {
-                    Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
+                    Transactions.rollbackQuietly(c, opening);
                 }
                 if (!(e instanceof LeaseLostException) && Connections.lost(e, c)) {
                     throw new LostConnection(e, committing);
@@ -359,34 +398,33 @@ final class Settlement {
         }
     }
 
-    /** Advisory: the statement commits on its own on the delivery's connection; then the key is released. */
-    private void settleLocked(Plan plan) throws SQLException {
+    /**
+     * Advisory: writes the outcome on the delivery's connection, one statement in auto-commit, several (or
+     * the service's own event) in a transaction opened as the binding declares. Where the rollback of a
+     * failed transaction fails as well, the failure that caused it is the one reported (the rollback's is
+     * kept as suppressed) and the connection ends its session rather than go back to the pool.
+     */
+    private void writeLocked(Plan plan) throws SQLException {
         InWork d = plan.d();
         Connection c = d.connection;
+        boolean tx = plan.event() != null || plan.run().size() > 1;
+        if (!tx) {
+            write(c, plan, false);
+            return;
+        }
+        TransactionOpening opening = statements.opening();
+        Transactions.begin(c, opening);
         try {
-            boolean tx = plan.event() != null || plan.run().size() > 1;
-            if (tx) {
-                c.setAutoCommit(false);
-            }
+            write(c, plan, false);
+            Transactions.commit(c, opening);
+        } catch (SQLException | RuntimeException e) {
             try {
-                write(c, plan, false);
-                if (tx) {
-                    c.commit();
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (tx) {
-                    c.rollback();
-                }
-                throw e;
-            } finally {
-                if (tx) {
-                    c.setAutoCommit(true);
-                }
-            }
-        } finally {
-            if (!unlock(c, d.advisoryKey)) {
+                Transactions.rollback(c, opening);
+            } catch (SQLException | RuntimeException rollback) {
+                e.addSuppressed(rollback);
                 d.evicted = true;
             }
+            throw e;
         }
     }
 
@@ -409,6 +447,10 @@ final class Settlement {
     }
 
     private void failed(Pending p, Throwable cause) {
+        if (p.writesNothing()) {
+            // no outcome was to be written, so none failed
+            return;
+        }
         Throwable e = cause instanceof TableQueueException || cause instanceof Error ? cause
                 : statementFailed(p, "settlement", null, cause);
         if (e instanceof SettlementException) {
@@ -762,14 +804,32 @@ final class Settlement {
             SqliteKeyRegistry.Hold hold = holds.remove(key);
             return hold != null && hold.release();
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("the lock of key {} was not released: {}", key, e.toString());
+            if (broken(c)) {
+                // the session is gone or going, and the server drops its locks with it
+                LOG.debug("the connection that held key {} of {} is broken; its lock ends with its session: {}", key,
+                        subscription.queue, e.toString());
+            } else {
+                LOG.warn("the lock of key {} of {} was not released, so its connection ends its session: {}", key,
+                        subscription.queue, e.toString());
+            }
             return false;
         }
     }
 
+    /** Whether {@code c} can no longer reach its session (closed by the pool, or dead on the server). */
+    private static boolean broken(Connection c) {
+        try {
+            return c.isClosed() || !c.isValid(1);
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
     /**
-     * Releases what a delivery still in work at shutdown holds: its key (advisory), its transaction (row
-     * lock). A lease delivery keeps its lease and settles as before.
+     * Releases what a delivery still in work at shutdown holds: its key (advisory; the caller then gives its
+     * connection back, evicted where the release was not confirmed), or its claim's transaction (row lock:
+     * rolled back, and its connection closed, at the first of its rows). A lease delivery keeps its lease and
+     * settles as before.
      */
     Release release(InWork d) {
         if (binding.form() == dev.tablequeue.binding.Form.LEASE) {
@@ -783,10 +843,6 @@ final class Settlement {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
                 return Release.KEPT;
             }
-            if (binding.form() == dev.tablequeue.binding.Form.ROW_LOCK) {
-                Transactions.rollbackQuietly(d.connection, statements.opening());
-                return Release.KEPT;
-            }
             if (unlock(d.connection, d.advisoryKey)) {
                 return Release.LOCK_RELEASED;
             }
@@ -797,15 +853,28 @@ final class Settlement {
         }
     }
 
-    /** Rolls a row lock claim's transaction back, unless its settlement has begun; its rows return at once. */
+    /**
+     * Rolls a row lock claim's transaction back, unless its settlement has begun, so its rows return at once:
+     * each row's lock counts as released; where the rollback fails, the connection ends its session instead
+     * and counts once as closed.
+     */
     private Release releaseGroup(ClaimGroup group) {
         group.lock.lock();
         try {
             if (group.state() == ClaimGroup.State.OPEN) {
-                Transactions.rollbackQuietly(group.connection, statements.opening());
-                group.end(ClaimGroup.State.RELEASED);
+                try {
+                    Transactions.rollback(group.connection, statements.opening());
+                    group.end(ClaimGroup.State.RELEASED);
+                    group.releasedAtClose = true;
+                    return Release.LOCK_RELEASED;
+                } catch (SQLException | RuntimeException e) {
+                    LOG.debug("the rollback of a claim of {} failed; its connection ends its session: {}",
+                            subscription.queue, e.toString());
+                    group.end(ClaimGroup.State.RELEASED, broker.dataSource);
+                    return Release.CONNECTION_CLOSED;
+                }
             }
-            return Release.KEPT;
+            return group.releasedAtClose ? Release.LOCK_RELEASED : Release.KEPT;
         } finally {
             group.lock.unlock();
         }

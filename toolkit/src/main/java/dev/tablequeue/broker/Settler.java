@@ -91,10 +91,22 @@ final class Settler {
     }
 
     /**
-     * Stops accepting; what is queued is still written (here, where the settler has no threads). Waits for
-     * the threads up to {@code deadline}.
+     * Waits up to {@code nanos} for an outcome to arrive, then writes it and those queued with it, on the
+     * caller's thread: where the settler has no threads, the claim thread calls it while it waits for a
+     * connection that only such an outcome may give back.
      */
-    void stop(long deadline) throws InterruptedException {
+    void writeArriving(long nanos) throws InterruptedException {
+        Object first = queue.poll(nanos, TimeUnit.NANOSECONDS);
+        if (first != null) {
+            writeWith(first);
+        }
+    }
+
+    /**
+     * Stops accepting: an outcome that comes later is written on its caller's thread. What is queued is still
+     * written (here, where the settler has no threads).
+     */
+    void stopAccepting() {
         accepting.lock();
         try {
             open = false;
@@ -104,6 +116,11 @@ final class Settler {
         if (threads.isEmpty()) {
             writeQueued();
         }
+    }
+
+    /** Stops accepting ({@link #stopAccepting()}) and waits for the threads up to {@code deadline}. */
+    void stop(long deadline) throws InterruptedException {
+        stopAccepting();
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();
             if (left > 0) {
@@ -113,7 +130,6 @@ final class Settler {
     }
 
     private void run() {
-        List<Object> batch = new ArrayList<>();
         while (true) {
             Object first;
             try {
@@ -128,11 +144,16 @@ final class Settler {
                 }
                 continue;
             }
-            batch.add(first);
-            queue.drainTo(batch, MAX_BATCH - 1);
-            write(batch);
-            batch.clear();
+            writeWith(first);
         }
+    }
+
+    /** Writes {@code first} and what is queued behind it, up to a batch. */
+    private void writeWith(Object first) {
+        List<Object> batch = new ArrayList<>();
+        batch.add(first);
+        queue.drainTo(batch, MAX_BATCH - 1);
+        write(batch);
     }
 
     private void write(List<Object> items) {

@@ -60,6 +60,21 @@ final class Slots {
         }
     }
 
+    /** Takes one free worker without waiting; false where none is free. */
+    boolean tryTakeOne() {
+        lock.lock();
+        try {
+            if (room() == 0) {
+                return false;
+            }
+            busy++;
+            unsettled++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private int room() {
         return Math.max(0, Math.min(workers - busy, unsettledLimit - unsettled));
     }

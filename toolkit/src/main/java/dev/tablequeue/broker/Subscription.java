@@ -30,7 +30,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -65,6 +64,20 @@ final class Subscription<T> {
 
     /** The threads that write a subscription's outcomes at once. */
     private static final int SETTLERS = 2;
+    /**
+     * How long an advisory claim waits for its further connections' locks and takes before it goes on
+     * without one that hangs (a row it then takes starts where a worker is free, or goes back).
+     */
+    private static final Duration SIDE_WAIT = Duration.ofSeconds(1);
+    /** Marks a claim that has gone on without its further connections. */
+    private static final int CLAIM_OVER = Integer.MIN_VALUE;
+    /** The slices of a wait for a budget permit, so that a stop or an outcome to write is seen meanwhile. */
+    private static final long PERMIT_SLICE_MILLIS = 20;
+    /**
+     * How long close() waits past the drain timeout for work already under way: a claim, whose rows are then
+     * given back, and settlements in flight, whose connections then come back.
+     */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
 
     final QueueBroker broker;
     final Mount<T> mount;
@@ -111,6 +124,10 @@ final class Subscription<T> {
      * without waiting for the write turn.
      */
     private boolean settlesInline;
+    /** Held while a delivery goes into work, so that none does once the drain has released the others. */
+    private final ReentrantLock admission = new ReentrantLock();
+    /** False once the drain has released the deliveries in work; read and moved under {@link #admission}. */
+    private boolean admitting = true;
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -209,7 +226,11 @@ final class Subscription<T> {
 
     /**
      * Waits for the claim thread and the deliveries in work until {@code deadline}, then releases what the
-     * deliveries still in work hold.
+     * deliveries still in work hold: an advisory key (its connection goes back to the pool, or ends its
+     * session where the release is not confirmed) or a row lock claim's transaction. From then on no row
+     * goes into work: one the claim thread still takes is given back at once. Last, it waits a short grace
+     * for what was under way, so that nothing of the subscription holds a lock or a connection when it
+     * returns (a lease delivery's handler still running settles later, on a connection of its own).
      */
     Drain drain(long deadline) {
         try {
@@ -238,22 +259,79 @@ final class Subscription<T> {
                 advisorySettlers.shutdown();
             }
         }
+        admission.lock();
+        try {
+            admitting = false;
+        } finally {
+            admission.unlock();
+        }
         int released = 0;
         int closed = 0;
         int abandoned = 0;
+        List<InWork> settling = new ArrayList<>();
         for (InWork d : inWork) {
             abandoned++;
-            switch (settlement.release(d)) {
+            Settlement.Release release = settlement.release(d);
+            switch (release) {
                 case LOCK_RELEASED -> released++;
                 case CONNECTION_CLOSED -> closed++;
                 case KEPT -> { }
             }
+            if (d.advisoryKey != null) {
+                if (release == Settlement.Release.KEPT) {
+                    // its settlement is under way, and gives the connection back
+                    settling.add(d);
+                } else {
+                    giveBack(d);
+                }
+            }
         }
+        awaitUnderWay(settling, System.nanoTime() + CLOSE_GRACE.toNanos());
         return new Drain(released, closed, abandoned);
+    }
+
+    /**
+     * Waits up to {@code until} for what was under way when the drain released the deliveries: the claim
+     * thread (which gives back what it still takes), the threads that write and extend, and the settlements
+     * whose connection has not come back yet.
+     */
+    private void awaitUnderWay(List<InWork> settling, long until) {
+        try {
+            claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+            if (advisorySettlers != null) {
+                advisorySettlers.awaitTermination(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+            if (keeper != null) {
+                keeper.awaitTermination(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+            if (settler != null) {
+                settler.stop(until);
+            }
+            for (InWork d : settling) {
+                d.connectionBack.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (claims.isAlive()) {
+            LOG.warn("the claim thread of {} is still in a statement {} after the drain timeout; a row it takes"
+                    + " is given back at once", queue, CLOSE_GRACE);
+        }
     }
 
     /** Claims rows for the free workers until the subscription stops. */
     private void claimLoop() {
+        try {
+            claimUntilStopped();
+        } finally {
+            if (settlesInline) {
+                // no claim thread writes them any more: an outcome that comes later is written on its own thread
+                settler.stopAccepting();
+            }
+        }
+    }
+
+    private void claimUntilStopped() {
         long backoff = 0;
         while (running) {
             long idle = wakeup.sequence();
@@ -371,7 +449,7 @@ final class Subscription<T> {
      * commits it.
      */
     private void claimRowLock(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         Connection c = null;
@@ -407,14 +485,19 @@ final class Subscription<T> {
 
     /** Lease: claims rows, stamps them and commits at once; their handlers run with no connection held. */
     private void claimLease(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         List<ClaimedRow> rows;
         Instant until;
         boolean inTurn = !dialect.claimsInParallel();
-        if (inTurn) {
-            writeTurn.lockInterruptibly();
+        try {
+            if (inTurn) {
+                writeTurn.lockInterruptibly();
+            }
+        } catch (InterruptedException e) {
+            broker.budget.release();
+            throw e;
         }
         try (Connection c = broker.dataSource.getConnection()) {
             Instant now = broker.clock.instant();
@@ -454,8 +537,29 @@ final class Subscription<T> {
         }
     }
 
-    private long pollMillis() {
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(pollNanos));
+    /**
+     * Takes a budget permit, waiting up to the poll interval, and no longer once the subscription stops.
+     * Where the claim thread writes the outcomes itself (SQLite), it writes those that arrive meanwhile: the
+     * permits it waits for may be held by advisory deliveries whose outcome only this thread writes, and
+     * which give their connection back only once it is written.
+     */
+    private boolean permit() throws InterruptedException {
+        long deadline = System.nanoTime() + pollNanos;
+        while (true) {
+            if (broker.budget.acquire(0)) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !running) {
+                return false;
+            }
+            long slice = Math.min(left, TimeUnit.MILLISECONDS.toNanos(PERMIT_SLICE_MILLIS));
+            if (settlesInline) {
+                settler.writeArriving(slice);
+            } else if (broker.budget.acquire(TimeUnit.NANOSECONDS.toMillis(slice))) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -471,7 +575,7 @@ final class Subscription<T> {
      * time (SQLite), one connection after another tries them here.
      */
     private void claimAdvisory(int free) throws Exception {
-        if (!broker.budget.acquire(pollMillis())) {
+        if (!permit()) {
             return;
         }
         Connection first = connection();
@@ -484,8 +588,12 @@ final class Subscription<T> {
         }
         if (!dialect.claimsInParallel() || free == 1 || untried.size() <= 1) {
             Connection c = first;
-            while (c != null && takeOne(c, untried)) {
-                dispatched++;
+            while (c != null) {
+                InWork d = takeOne(c, untried);
+                if (d == null) {
+                    return;
+                }
+                dispatch(d);
                 c = dispatched < free && !untried.isEmpty() && broker.budget.acquire(0) ? connection() : null;
             }
             return;
@@ -503,60 +611,99 @@ final class Subscription<T> {
             returnConnection(first, false);
             throw e;
         }
+        // the rows the further connections took into this claim; CLAIM_OVER once it has gone on without them
         AtomicInteger taken = new AtomicInteger();
-        AtomicReference<Exception> failure = new AtomicReference<>();
+        ClaimFailures failures = new ClaimFailures(queue);
         List<Thread> side = new ArrayList<>(others.size());
         for (Connection c : others) {
             side.add(Thread.ofVirtual().name("tablequeue-claim-" + queue.name()).start(() -> {
                 try {
-                    if (takeOne(c, untried)) {
-                        taken.incrementAndGet();
+                    InWork d = takeOne(c, untried);
+                    if (d != null) {
+                        handOver(d, taken);
                     }
                 } catch (Exception e) {
-                    failure.compareAndSet(null, e);
+                    failures.add(e);
                 }
             }));
         }
         try {
-            if (takeOne(first, untried)) {
-                taken.incrementAndGet();
+            InWork d = takeOne(first, untried);
+            if (d != null) {
+                dispatch(d);
             }
         } catch (Exception e) {
-            failure.compareAndSet(null, e);
+            failures.add(e);
         } finally {
-            boolean interrupted = false;
-            for (Thread t : side) {
-                while (true) {
-                    try {
-                        t.join();
-                        break;
-                    } catch (InterruptedException e) {
-                        // each side thread ends on its own: its connection must be handed on or returned first
-                        interrupted = true;
-                    }
-                }
-            }
-            dispatched += taken.get();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            awaitSide(side);
+            dispatched += taken.getAndSet(CLAIM_OVER);
         }
-        if (failure.get() != null) {
-            throw failure.get();
+        Exception failure = failures.end();
+        if (failure != null) {
+            throw failure;
         }
     }
 
     /**
-     * Advisory: tries candidates from {@code queue} on {@code c} until it takes one, whose delivery then keeps
-     * the connection; true if it did. Otherwise (the candidates ran out, or a key's release was not confirmed
-     * and the connection must end its session) the connection and its permit go back.
+     * Waits up to {@link #SIDE_WAIT} for a claim's further connections. One still locking or taking then (a
+     * lock of the service's own that hangs, a take behind a long transaction) holds back no more claims: it
+     * finishes on its own, and {@link #handOver} decides what becomes of its row.
      */
-    private boolean takeOne(Connection c, Queue<Candidate> queue) throws Exception {
+    private void awaitSide(List<Thread> side) {
+        long until = System.nanoTime() + SIDE_WAIT.toNanos();
+        boolean interrupted = false;
+        for (Thread t : side) {
+            long left;
+            while (t.isAlive() && (left = until - System.nanoTime()) > 0) {
+                try {
+                    t.join(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    // the claim still counts what its connections took before it goes on
+                    interrupted = true;
+                }
+            }
+            if (t.isAlive()) {
+                LOG.warn("a connection of a claim on {} has not finished its lock and take in {}; the claim goes on"
+                        + " without it", queue, SIDE_WAIT);
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Starts a row a further connection of a claim took: as part of the claim while the claim waits for it;
+     * once the claim has gone on without it, where a worker is free at once; otherwise the row goes back.
+     */
+    private void handOver(InWork d, AtomicInteger taken) {
+        if (taken.getAndUpdate(n -> n == CLAIM_OVER ? n : n + 1) != CLAIM_OVER || slots.tryTakeOne()) {
+            start(d);
+        } else {
+            turnAway(d);
+        }
+    }
+
+    /**
+     * Advisory: tries candidates from {@code queue} on {@code c} until it takes one, whose delivery (not yet
+     * started) then keeps the connection; null where it took none. Otherwise (the candidates ran out, a lock
+     * failed, or a key's release was not confirmed) the connection and its permit go back: evicted where a
+     * key it locked may still be held, since only the end of its session frees the key then.
+     */
+    private InWork takeOne(Connection c, Queue<Candidate> queue) throws Exception {
         boolean evict = false;
         try {
             Candidate candidate;
             while ((candidate = queue.poll()) != null) {
-                if (!settlement.lock(c, candidate.key())) {
+                boolean locked;
+                try {
+                    locked = settlement.lock(c, candidate.key());
+                } catch (Throwable e) {
+                    // the lock may have been taken before the failure
+                    evict = true;
+                    throw e;
+                }
+                if (!locked) {
                     continue;
                 }
                 List<ClaimedRow> taken;
@@ -570,15 +717,15 @@ final class Subscription<T> {
                     // settled by another holder between the select and the lock
                     evict = !settlement.unlock(c, candidate.key());
                     if (evict) {
-                        return false;
+                        return null;
                     }
                     continue;
                 }
-                start(new InWork(this, taken.get(0), c, candidate.key(), null));
+                InWork d = new InWork(this, taken.get(0), c, candidate.key(), null);
                 c = null;
-                return true;
+                return d;
             }
-            return false;
+            return null;
         } finally {
             if (c != null) {
                 returnConnection(c, evict);
@@ -612,6 +759,12 @@ final class Subscription<T> {
         } finally {
             broker.budget.release();
         }
+    }
+
+    /** Gives an advisory delivery's connection and its budget permit back: once, by its settlement or its release. */
+    private void giveBack(InWork d) {
+        returnConnection(d.connection, d.evicted);
+        d.connectionBack.countDown();
     }
 
     private record Candidate(Object id, String key) {}
@@ -728,45 +881,115 @@ final class Subscription<T> {
     }
 
     /**
-     * Runs the handler on a virtual thread of its own; its worker is free when it returns. The settler writes
-     * a row lock or lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an
-     * advisory outcome on the delivery's own connection. Any thread may call it.
+     * Runs the handler on a virtual thread of its own; its worker is free when it returns, and {@link #hand}
+     * passes its answer on. A row taken once the subscription has drained is given back instead. Any thread
+     * may call it.
      */
     private void start(InWork d) {
-        inWork.add(d);
+        if (!admit(d)) {
+            turnAway(d);
+            return;
+        }
         Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
             long began = System.nanoTime();
-            Outcome outcome = outcome(d);
+            Settlement.Pending pending;
+            try {
+                pending = new Settlement.Pending(d, outcome(d));
+            } catch (Error e) {
+                stopOnError(d, e);
+                throw e;
+            }
             Duration took = Duration.ofNanos(System.nanoTime() - began);
-            tell(() -> broker.listener.handled(d, outcome, took));
-            Settlement.Pending pending = new Settlement.Pending(d, outcome);
-            if (settlesInline) {
-                // queued before the worker is free, so the claim thread it wakes finds it
-                if (d.advisoryKey != null) {
-                    settler.submit(() -> settleOnItsConnection(pending));
-                } else {
-                    settler.submit(pending);
-                }
-                slots.handled();
-                wakeup.wake();
-                return;
+            tell(() -> broker.listener.handled(d, pending.outcome(), took));
+            hand(pending);
+        });
+    }
+
+    /** Counts {@code d} in work, unless the subscription has drained; false then. */
+    private boolean admit(InWork d) {
+        admission.lock();
+        try {
+            if (admitting) {
+                inWork.add(d);
+            }
+            return admitting;
+        } finally {
+            admission.unlock();
+        }
+    }
+
+    /**
+     * Gives back a row that was taken but does not go into work (the subscription has drained, or a claim
+     * that went on without its connection found no worker free): its key or its claim's transaction is
+     * released and its connection returned, and the row is back in the queue (a lease row once its lease
+     * runs out).
+     */
+    private void turnAway(InWork d) {
+        settlement.release(d);
+        if (d.advisoryKey != null) {
+            giveBack(d);
+        }
+        LOG.info("{} was taken but does not go into work; its row goes back to the queue", d);
+    }
+
+    /**
+     * A handler failed with an {@link Error} (its row's decoding or its failure policy included). That is no
+     * business failure a retry could mend but a fault of the process, as likely to strike the next row: the
+     * row is written nothing, so it returns by its form's rule (a row lock's rollback or commit leaves it as
+     * it was, a lease runs out, a key is released); the subscription stops claiming (the deliveries in work
+     * still settle); and the Error goes on up the handler's thread to its uncaught exception handler.
+     */
+    private void stopOnError(InWork d, Error e) {
+        LOG.error("the handler of {} failed on {} with {}: its row is written nothing and returns by its form's"
+                + " rule, and the subscription claims no more rows", queue, d, e.toString(), e);
+        stop();
+        try {
+            // a claim under way would take the row straight back once its key or its lock is released
+            claims.join(CLOSE_GRACE);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        hand(Settlement.Pending.nothing(d));
+        try {
+            broker.listener.subscriptionStopped(queue, e);
+        } catch (RuntimeException listenerFailure) {
+            e.addSuppressed(listenerFailure);
+        }
+    }
+
+    /**
+     * Hands a delivery's answer on to be written; its worker is free now. The settler writes a row lock or
+     * lease outcome (a row lock claim's outcomes once the last is in); a settle thread writes an advisory
+     * outcome on the delivery's own connection.
+     */
+    private void hand(Settlement.Pending pending) {
+        InWork d = pending.d();
+        if (settlesInline) {
+            // queued before the worker is free, so the claim thread it wakes finds it
+            if (d.advisoryKey != null) {
+                settler.submit(() -> settleOnItsConnection(pending));
+            } else {
+                settler.submit(pending);
             }
             slots.handled();
-            if (d.advisoryKey != null) {
-                settleAdvisory(pending);
-            } else if (d.group == null) {
-                settler.submit(pending);
+            wakeup.wake();
+            return;
+        }
+        slots.handled();
+        if (d.advisoryKey != null) {
+            settleAdvisory(pending);
+        } else if (d.group == null) {
+            settler.submit(pending);
+        } else {
+            List<Settlement.Pending> all = d.group.add(pending);
+            if (all != null) {
+                settler.submit(d.group, all);
             } else {
-                List<Settlement.Pending> all = d.group.add(pending);
-                if (all != null) {
-                    settler.submit(d.group, all);
-                } else {
-                    // it waits for its claim's last handler, on the claim's connection: it no longer holds back
-                    // the claims of the free workers (a slow handler would otherwise stop them all)
-                    slots.settled(1);
-                }
+                // it waits for its claim's last handler, on the claim's connection: it no longer holds back
+                // the claims of the free workers (a slow handler would otherwise stop them all)
+                slots.settled(1);
             }
-        });
+        }
     }
 
     /**
@@ -791,13 +1014,17 @@ final class Subscription<T> {
         if (inTurn) {
             writeTurn.lock();
         }
+        boolean took = false;
         try {
-            settlement.settle(d, pending.outcome());
+            took = settlement.settle(pending);
         } finally {
             if (inTurn) {
                 writeTurn.unlock();
             }
-            returnConnection(d.connection, d.evicted);
+            if (took) {
+                // a delivery released at shutdown gave its connection back then
+                giveBack(d);
+            }
             inWork.remove(d);
             slots.settled(1);
         }
@@ -824,7 +1051,8 @@ final class Subscription<T> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return policy(mount.onHandlerFailure, d, e);
-        } catch (Exception | Error e) {
+        } catch (Exception e) {
+            // an Error is not caught here: see stopOnError
             Outcome outcome = policy(mount.onHandlerFailure, d, e);
             LOG.warn("the handler of {} failed on row {}, which {}", queue, d.id(), settlement.fate(d, outcome), e);
             return held(d, outcome);

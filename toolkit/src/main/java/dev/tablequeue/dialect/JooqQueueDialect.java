@@ -169,14 +169,19 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return DSL.coalesce(w.bind(Param.of(Param.Kind.LAST_ERROR, column), e), e);
     }
 
-    /** The text of a row's advisory key: literal parts as params, columns cast to text. */
+    /**
+     * The text of a row's advisory key: literal parts as params, columns cast to text. A column that is NULL
+     * reads as empty text: otherwise the whole key would be NULL, no lock could be taken on it and the row
+     * would be passed over by every claim. Rows whose parts differ only by NULL and empty text share a key,
+     * which runs them one at a time and never delivers one twice.
+     */
     protected Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
         List<Field<String>> parts = new ArrayList<>();
         for (KeyPart part : b.advisoryKey()) {
             if (part instanceof KeyPart.Literal l) {
                 parts.add(w.text(Param.constant(l.text())));
             } else if (part instanceof KeyPart.Column c) {
-                parts.add(unqualified(c.field()).cast(SQLDataType.VARCHAR));
+                parts.add(DSL.coalesce(unqualified(c.field()).cast(SQLDataType.VARCHAR), DSL.inline("")));
             }
         }
         return parts.size() == 1 ? parts.get(0) : DSL.concat(parts.toArray(Field[]::new));

@@ -24,7 +24,8 @@ import org.jooq.impl.SQLDataType;
  * <p>A lease claim is one statement: a CTE locks the claimable rows with {@code SKIP LOCKED}, the UPDATE
  * stamps them and returns them (the CTE runs once, so its LIMIT holds). Advisory locks and FIFO guards lock
  * a 64-bit {@code hashtextextended} of their key; two keys with one hash wait for each other, which delays a
- * row and never delivers it twice.
+ * row and never delivers it twice. A session lock belongs to the database it was taken in, so the advisory
+ * candidates read only the current database's locks in {@code pg_locks}.
  */
 public final class PostgresDialect extends JooqQueueDialect {
     /** Postgres keeps identifiers (and LISTEN channels) up to 63 bytes. */
@@ -115,8 +116,10 @@ public final class PostgresDialect extends JooqQueueDialect {
         requireForm(b);
         StatementWriter w = writer();
         Field<String> key = keyText(w, b);
+        // a session lock belongs to its database: one of another database on the server holds nothing here
         Condition unheld = DSL.condition("not exists (select 1 from pg_catalog.pg_locks tq_l"
                 + " where tq_l.locktype = 'advisory' and tq_l.objsubid = 1 and tq_l.granted"
+                + " and tq_l.database = (select oid from pg_catalog.pg_database where datname = current_database())"
                 + " and tq_l.classid = ((hashtextextended({0}, 0) >> 32) & 4294967295)::oid"
                 + " and tq_l.objid = (hashtextextended({1}, 0) & 4294967295)::oid)", key, keyText(w, b));
         return w.statement("advisory candidates", w.dsl()

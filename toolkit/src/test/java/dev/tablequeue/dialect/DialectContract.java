@@ -467,6 +467,55 @@ public abstract class DialectContract {
         }
     }
 
+    @Test
+    public final void a_key_part_whose_column_is_null_reads_as_empty_text_and_can_be_locked() throws Exception {
+        QueueTable<?> t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("n-{note}").build();
+        long unnoted = insert(t, r -> r.group("a").priority(1));
+        long noted = insert(t, r -> r.group("a").priority(2).note("x"));
+        try (Connection c = db.connect()) {
+            List<Map<String, Object>> candidates = query(c, dialect.advisoryCandidates(b),
+                    new Binds().group("a").limit(10).now(now));
+            assertThat(ids(candidates)).containsExactly(unnoted, noted);
+            assertThat(candidates).extracting(r -> r.get("tq_key")).containsExactly("n-", "n-x");
+            if (dialect.advisoryLock(b).isPresent()) {
+                Binds key = new Binds().key("n-");
+                assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
+                assertThat(answer(c, dialect.advisoryUnlock(b).get(), key)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    public final void a_key_held_in_another_database_of_the_server_does_not_hold_back_its_candidate()
+            throws Exception {
+        QueueTable<?> t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        long id = insert(t, r -> r.group("a"));
+        Binds group = new Binds().group("a").limit(10).now(now);
+        Binds key = new Binds().key("q-" + id);
+        try (LiveDatabase other = LiveDatabase.create(engine(), getClass().getSimpleName() + "_other");
+                Connection there = other.connect(); Connection here = db.connect()) {
+            // the same key, taken as the dialect takes it, by a session of another database
+            Optional<SqliteKeyRegistry.Hold> hold = Optional.empty();
+            if (dialect.advisoryLock(b).isPresent()) {
+                assertThat(answer(there, dialect.advisoryLock(b).get(), key)).isTrue();
+            } else {
+                hold = SqliteKeyRegistry.process().tryTake(SqliteKeyRegistry.databaseOf(there), "q-" + id);
+                assertThat(hold).isPresent();
+            }
+            try {
+                assertThat(ids(query(here, dialect.advisoryCandidates(b), group))).containsExactly(id);
+                if (dialect.advisoryLock(b).isPresent()) {
+                    assertThat(answer(here, dialect.advisoryLock(b).get(), key)).isTrue();
+                    assertThat(answer(here, dialect.advisoryUnlock(b).get(), key)).isTrue();
+                }
+            } finally {
+                hold.ifPresent(SqliteKeyRegistry.Hold::release);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- FIFO groups
 
     @Test

@@ -105,9 +105,9 @@ class MySqlDialectTextTest {
         String name = "if(char_length(concat(lower(database()), '.', %1$s)) > 64,"
                 + " sha2(concat(lower(database()), '.', %1$s), 256), concat(lower(database()), '.', %1$s))";
         assertText(MARIADB.advisoryCandidates(b),
-                "select `id`, concat(?, cast(`id` as char)) as `tq_key` from `jobs` where (`grp` = ?"
+                "select `id`, concat(?, coalesce(cast(`id` as char), '')) as `tq_key` from `jobs` where (`grp` = ?"
                         + " and `retry_after` <= ? and `processed_at` is null and (is_free_lock("
-                        + String.format(name, "?, cast(`id` as char)") + ") = 1))"
+                        + String.format(name, "?, coalesce(cast(`id` as char), '')") + ") = 1))"
                         + " order by `retry_after` asc, `id` asc fetch next ? rows only",
                 Kind.CONSTANT, Kind.GROUP, Kind.NOW, Kind.CONSTANT, Kind.CONSTANT, Kind.CONSTANT, Kind.LIMIT);
         assertText(MARIADB.advisoryLock(b).orElseThrow(),

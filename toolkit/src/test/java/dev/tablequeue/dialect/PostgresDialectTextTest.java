@@ -65,8 +65,10 @@ class PostgresDialectTextTest {
         assertThat(dialect.advisoryUnlock(b).orElseThrow().sql())
                 .isEqualTo("select pg_advisory_unlock(hashtextextended(?, 0))");
         Statement candidates = dialect.advisoryCandidates(b);
-        assertThat(candidates.sql()).startsWith("select \"id\", (? || cast(\"id\" as varchar)) as \"tq_key\"")
-                .contains("not exists (select 1 from pg_catalog.pg_locks");
+        assertThat(candidates.sql()).startsWith("select \"id\", (? || coalesce(cast(\"id\" as varchar), '')) as \"tq_key\"")
+                .contains("not exists (select 1 from pg_catalog.pg_locks")
+                // a lock of another database on the server does not hold a row of this one back
+                .contains("tq_l.database = (select oid from pg_catalog.pg_database where datname = current_database())");
         assertThat(candidates.params()).extracting(p -> p.constant()).contains("jobs-");
         assertThat(dialect.advisoryTake(b, ClaimShape.ROLES).sql()).isEqualTo("update \"email_jobs\""
                 + " set \"attempt\" = (\"attempt\" + 1) where (\"id\" = ? and \"grp\" = ?)"

@@ -97,7 +97,7 @@ class SqliteDialectTextTest {
         RoleBinding<Record> b = roles().advisory("jobs-{grp}-{id}").build();
         Statement candidates = dialect.advisoryCandidates(b);
         assertThat(candidates.sql()).isEqualTo("select `id`,"
-                + " (? || cast(`grp` as varchar) || ? || cast(`id` as varchar)) as `tq_key`"
+                + " (? || coalesce(cast(`grp` as varchar), '') || ? || coalesce(cast(`id` as varchar), '')) as `tq_key`"
                 + " from `email_jobs` where (`grp` = ? and `retry_after` <= ? and `processed_at` is null)"
                 + " order by `priority` asc, `retry_after` asc, `id` asc limit ?");
         assertThat(candidates.params()).extracting(Param::kind)

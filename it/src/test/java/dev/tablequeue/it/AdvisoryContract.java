@@ -1,0 +1,248 @@
+package dev.tablequeue.it;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.testkit.LiveDatabase;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.Record;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The advisory lock form where things go wrong: keys held elsewhere, locks that fail or hang, sessions the
+ * server ends, key parts that are NULL. Each database runs it through a small subclass; the tests are final.
+ */
+public abstract class AdvisoryContract extends BrokerFixture {
+
+    private ServerProbe probe() {
+        return new ServerProbe(db);
+    }
+
+    private void assumeSessionLocks() {
+        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "SQLite keeps its keys in the process: no session holds one");
+    }
+
+    @Test
+    public final void a_key_held_in_another_database_of_the_server_does_not_hold_its_row_back() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        long id = insertJobs(t, 1).get(0);
+        String key = t.getName() + "-" + id;
+        try (LiveDatabase other = LiveDatabase.create(engine(), "broker_" + getClass().getSimpleName() + "_other");
+                Connection there = other.connect()) {
+            // the same key, locked as the dialect locks it, by a session of another database
+            var hold = ServerProbe.holdKey(there, key);
+            try {
+                QueueBroker broker = broker();
+                broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+                broker.start();
+                await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+            } finally {
+                hold.ifPresent(h -> h.release());
+            }
+        }
+    }
+
+    @Test
+    public final void a_lock_that_throws_ends_its_session_so_a_key_it_took_is_not_kept() throws Exception {
+        assumeSessionLocks();
+        Jobs t = newTable();
+        long id = insertJobs(t, 1).get(0);
+        String key = t.getName() + "-" + id;
+        ServerProbe probe = probe();
+        AtomicBoolean failOnce = new AtomicBoolean(true);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
+                .ownLock((ctx, k) -> {
+                    boolean took = ServerProbe.truth(ctx.fetchValue(probe.lockSql(), k));
+                    if (failOnce.getAndSet(false)) {
+                        // the lock service took the key, then failed to say so
+                        throw new IllegalStateException("the lock of " + k + " failed after it was taken");
+                    }
+                    return took;
+                })
+                .ownUnlock((ctx, k) -> ServerProbe.truth(ctx.fetchValue(probe.unlockSql(), k)))
+                .build();
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        broker.start();
+        // the connection whose lock failed ended its session, which took the key along: the row is taken again
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+        await().atMost(PATIENCE).until(() -> !probe.keyHeld(key));
+    }
+
+    @Test
+    public final void every_failure_of_a_claims_connections_reaches_the_log_and_the_listener() throws Exception {
+        assumeSessionLocks();
+        Jobs t = newTable();
+        List<Long> ids = insertJobs(t, 3);
+        Set<String> failedOnce = ConcurrentHashMap.newKeySet();
+        ServerProbe probe = probe();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
+                .ownLock((ctx, k) -> {
+                    if (failedOnce.add(k)) {
+                        throw new IllegalStateException("the lock service refused " + k);
+                    }
+                    return ServerProbe.truth(ctx.fetchValue(probe.lockSql(), k));
+                })
+                .ownUnlock((ctx, k) -> ServerProbe.truth(ctx.fetchValue(probe.unlockSql(), k)))
+                .build();
+        List<Throwable> claimFailures = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
+                claimFailures.add(failure);
+            }
+        });
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> Outcome.ack());
+        try (LogLines log = LogLines.capture()) {
+            broker.start();
+            await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 3);
+            // the three connections of the first claim each failed on their own candidate
+            List<String> keys = ids.stream().map(id -> t.getName() + "-" + id).toList();
+            assertThat(failedOnce).containsExactlyInAnyOrderElementsOf(keys);
+            List<String> reported = new ArrayList<>();
+            for (Throwable f : claimFailures) {
+                reported.add(f.getMessage());
+                for (Throwable s : f.getSuppressed()) {
+                    reported.add(s.getMessage());
+                }
+            }
+            for (String key : keys) {
+                assertThat(reported).as("the listener hears of " + key).anyMatch(m -> m.endsWith("refused " + key));
+                assertThat(log.at("WARN", "refused " + key)).as("the log names " + key).isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    public final void a_connection_of_a_claim_that_hangs_does_not_hold_back_the_other_workers() throws Exception {
+        assumeSessionLocks();
+        Jobs t = newTable();
+        insertJobs(t, 6);
+        CountDownLatch hanging = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicBoolean hangOnce = new AtomicBoolean(true);
+        ServerProbe probe = probe();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
+                .ownLock((ctx, k) -> {
+                    boolean took = ServerProbe.truth(ctx.fetchValue(probe.lockSql(), k));
+                    // the first lock a further connection of a claim takes (they run on virtual threads) takes
+                    // its key, then hangs before it answers
+                    if (took && Thread.currentThread().isVirtual() && hangOnce.getAndSet(false)) {
+                        hanging.countDown();
+                        try {
+                            letGo.await(PATIENCE.toSeconds(), SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return took;
+                })
+                .ownUnlock((ctx, k) -> ServerProbe.truth(ctx.fetchValue(probe.unlockSql(), k)))
+                .build();
+        QueueBroker broker = broker();
+        Map<Object, Integer> deliveries = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            deliveries.merge(d.id(), 1, Integer::sum);
+            return Outcome.ack();
+        });
+        broker.start();
+        assertThat(hanging.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        // five rows are handled while one connection of the first claim still hangs in its lock
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 5);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 6);
+        assertThat(deliveries).hasSize(6);
+    }
+
+    @Test
+    public final void rows_whose_key_part_is_null_are_locked_under_one_key_and_delivered() throws Exception {
+        Jobs t = newTable();
+        // the key reads column note, which two rows leave NULL
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("note-{note}").build();
+        for (String note : new String[] {null, null, "x"}) {
+            dsl().insertInto(t).set(t.GRP, "emails").set(t.NOTE, note)
+                    .set(t.PAYLOAD, ("{\"n\":0,\"kind\":\"" + (note == null ? "unnoted" : note) + "\"}").getBytes())
+                    .execute();
+        }
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicInteger unnotedInWork = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            if (!job.kind().equals("unnoted")) {
+                return Outcome.ack();
+            }
+            most.accumulateAndGet(unnotedInWork.incrementAndGet(), Math::max);
+            try {
+                return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+            } finally {
+                unnotedInWork.decrementAndGet();
+            }
+        });
+        broker.start();
+        await().atMost(PATIENCE).until(() -> unnotedInWork.get() == 1 && count(t, "note = 'x'"
+                + " and processed_at is not null") == 1);
+        // the two rows share the key "note-": the second waits for the first
+        await().during(POLL.multipliedBy(6)).atMost(PATIENCE).until(() -> unnotedInWork.get() == 1);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 3);
+        assertThat(most).hasValue(1);
+    }
+
+    @Test
+    public final void a_lock_the_server_ended_with_its_session_is_not_reported_as_kept() throws Exception {
+        assumeSessionLocks();
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        long id = insertJobs(t, 1).get(0);
+        String key = t.getName() + "-" + id;
+        ServerProbe probe = probe();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            if (attempts.size() == 1) {
+                holding.countDown();
+                letGo.await(PATIENCE.toSeconds(), SECONDS);
+            }
+            return Outcome.ack();
+        });
+        try (LogLines log = LogLines.capture()) {
+            broker.start();
+            assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+            // the server ends the session that holds the key, and the lock with it
+            probe.kill(probe.holderOf(key).orElseThrow());
+            await().atMost(PATIENCE).until(() -> !probe.keyHeld(key));
+            letGo.countDown();
+            // the acknowledgement failed with its connection; the row returns and is taken again
+            await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
+            assertThat(attempts).containsExactly(1, 2);
+            assertThat(log.at("WARN", key)).as("no warning says the lock of " + key + " is still held").isEmpty();
+        }
+    }
+}

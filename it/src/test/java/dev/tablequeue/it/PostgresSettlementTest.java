@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The settlement suite on PostgreSQL. */
+class PostgresSettlementTest extends SettlementContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}
