@@ -24,7 +24,6 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
-import org.jooq.SQLDialect;
 import org.jooq.conf.ParamType;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -42,8 +41,6 @@ final class RecordStatements {
     private final OutboxBinding<?> binding;
     private final QueueDialect dialect;
     private final DSLContext render;
-    /** MySQL and MariaDB before 10.5 have no INSERT .. RETURNING: the driver reports the generated id instead. */
-    private final boolean generatedKeys;
     private final boolean bytesPayload;
     final String insert;
     final String fetch;
@@ -59,7 +56,6 @@ final class RecordStatements {
         this.dialect = dialect;
         this.render = DSL.using(dialect.sqlDialect(), new Settings().withParamType(ParamType.INDEXED)
                 .withRenderSchema(true));
-        this.generatedKeys = dialect.sqlDialect().family() == SQLDialect.MYSQL;
         this.bytesPayload = binding.payload().getType() == byte[].class;
         this.insert = renderInsert();
         Field<?> id = binding.id();
@@ -69,7 +65,7 @@ final class RecordStatements {
                 : render.select(id).from(binding.table()).where(byId));
         this.ack = binding.processedAt().isPresent()
                 ? render.render(render.update(binding.table())
-                        .set(RecordStatements.<Object>typed(binding.processedAt().get()), RecordStatements.<Object>typed(dialect.databaseNow()))
+                        .set(java.util.Map.<Field<?>, Field<?>>of(binding.processedAt().get(), dialect.databaseNow()))
                         .where(byId).and(binding.processedAt().get().isNull()))
                 : render.render(render.deleteFrom(binding.table()).where(byId));
         this.sweep = binding.processedAt()
@@ -94,7 +90,8 @@ final class RecordStatements {
         binding.lease().ifPresent(columns::add);
         List<Field<?>> values = columns.stream().<Field<?>>map(RecordStatements::bind).toList();
         var insert = render.insertInto(binding.table()).columns(columns).values(values);
-        return render.render(generatedKeys ? insert : insert.returningResult(binding.id()));
+        // the driver reports the generated id (pgjdbc adds RETURNING itself; MySQL has none to render)
+        return render.render(insert);
     }
 
     /** Every statement, with what it does, for the check at build time. */
@@ -122,9 +119,7 @@ final class RecordStatements {
     /** Writes a record and returns its id. */
     Object insert(Connection c, String name, byte[] payload, Map<String, String> headers, Instant leaseUntil)
             throws SQLException {
-        try (PreparedStatement ps = generatedKeys
-                ? c.prepareStatement(insert, java.sql.Statement.RETURN_GENERATED_KEYS)
-                : c.prepareStatement(insert)) {
+        try (PreparedStatement ps = c.prepareStatement(insert, new String[] {binding.id().getName()})) {
             int i = 1;
             ps.setString(i++, name);
             ps.setObject(i++, payloadValue(payload));
@@ -134,14 +129,8 @@ final class RecordStatements {
             if (binding.lease().isPresent()) {
                 ps.setObject(i, leaseUntil == null ? null : dialect.timeValue(binding.lease().get(), leaseUntil));
             }
-            ResultSet rs;
-            if (generatedKeys) {
-                ps.executeUpdate();
-                rs = ps.getGeneratedKeys();
-            } else {
-                rs = ps.executeQuery();
-            }
-            try (rs) {
+            ps.executeUpdate();
+            try (ResultSet rs = ps.getGeneratedKeys()) {
                 if (!rs.next()) {
                     throw new SQLException("the insert returned no id");
                 }
@@ -194,7 +183,7 @@ final class RecordStatements {
             try (ResultSet rs = ps.executeQuery()) {
                 List<OutboxRecord> records = new ArrayList<>();
                 while (rs.next()) {
-                    records.add(read(rs));
+                    records.add(read(rs, null));
                 }
                 return records;
             }
@@ -224,11 +213,11 @@ final class RecordStatements {
         Binds binds = new Binds().group(name).now(now).limit(limit).leaseUntil(until);
         boolean inTransaction = stamp != null || !opening.equals(TransactionOpening.DEFAULT);
         if (!inTransaction) {
-            return query(c, claim, binds);
+            return query(c, claim, binds, name);
         }
         begin(c);
         try {
-            List<OutboxRecord> records = query(c, claim, binds);
+            List<OutboxRecord> records = query(c, claim, binds, name);
             if (stamp != null) {
                 for (OutboxRecord r : records) {
                     try (PreparedStatement ps = c.prepareStatement(stamp.sql())) {
@@ -277,22 +266,25 @@ final class RecordStatements {
         c.setAutoCommit(true);
     }
 
-    private List<OutboxRecord> query(Connection c, Statement statement, Binds binds) throws SQLException {
+    /** The records a claim of {@code name} returned (the claim returns the roles a delivery reads: not the name). */
+    private List<OutboxRecord> query(Connection c, Statement statement, Binds binds, String name)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
             StatementBinder.bind(ps, statement, binds, dialect);
             try (ResultSet rs = ps.executeQuery()) {
                 List<OutboxRecord> records = new ArrayList<>();
                 while (rs.next()) {
-                    records.add(read(rs));
+                    records.add(read(rs, name));
                 }
                 return records;
             }
         }
     }
 
-    private OutboxRecord read(ResultSet rs) throws SQLException {
+    /** The record at {@code rs}; its name is {@code name}, or where null the name column's. */
+    private OutboxRecord read(ResultSet rs, String name) throws SQLException {
         Object id = readId(rs, rs.findColumn(binding.id().getName()));
-        String name = rs.getString(binding.name().getName());
+        name = name != null ? name : rs.getString(binding.name().getName());
         int payloadColumn = rs.findColumn(binding.payload().getName());
         byte[] payload = bytesPayload ? rs.getBytes(payloadColumn) : utf8(rs.getString(payloadColumn));
         Map<String, String> headers = binding.headers().isPresent()
