@@ -89,7 +89,7 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         assertThat(unprocessed(t)).isEqualTo(1000);
         gate.countDown();
         int accepted = 1000 - refused;
-        await().atMost(PATIENCE).until(() -> handled.size() == accepted);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(handled.size()).isEqualTo(accepted));
 
         assertThat(outbox.republish(transport.sender())).isEqualTo(refused);
 
@@ -102,10 +102,11 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         String pid = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (pid == null && System.nanoTime() < deadline) {
-            for (String line : rabbitmqctl("list_connections", "pid", "user_provided_name").split("\n")) {
-                String[] cols = line.split("\t");
-                if (cols.length == 2 && cols[1].trim().equals(name)) {
-                    pid = cols[0].trim();
+            for (String line : rabbitmqctl("list_connections", "--no-table-headers", "pid", "client_properties")
+                    .split("\n")) {
+                // client_properties holds {"connection_name",longstr,"<name>"}
+                if (line.contains("\"" + name + "\"")) {
+                    pid = line.split("\t")[0].trim();
                 }
             }
         }

@@ -87,8 +87,14 @@ final class RabbitTestTransport implements TestTransport {
         void run(Channel channel) throws IOException;
     }
 
+    /**
+     * Runs {@code work} on a connection of its own, without recovery: the topology it declares outlives a
+     * closed connection, and the transport's recovery need not declare it again.
+     */
     void withChannel(OnChannel work) {
-        try (Channel ch = rabbit.connection().createChannel()) {
+        ConnectionFactory f = factory();
+        f.setAutomaticRecoveryEnabled(false);
+        try (var admin = f.newConnection(connectionName + "-admin"); Channel ch = admin.createChannel()) {
             work.run(ch);
         } catch (IOException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(e);
