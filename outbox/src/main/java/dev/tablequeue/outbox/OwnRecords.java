@@ -29,6 +29,6 @@ public final class OwnRecords {
      */
     @FunctionalInterface
     public interface Recover {
-        List<OutboxRecord> recover(DSLContext ctx, Set<String> names, Object afterId, int limit);
+        List<PendingRecord> recover(DSLContext ctx, Set<String> names, Object afterId, int limit);
     }
 }

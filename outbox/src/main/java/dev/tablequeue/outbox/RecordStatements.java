@@ -169,7 +169,7 @@ final class RecordStatements {
     }
 
     /** Up to {@code limit} unprocessed records of {@code names} after {@code after} (null: from the first), in id order. */
-    List<OutboxRecord> page(Connection c, Set<String> names, Object after, int limit) throws SQLException {
+    List<PendingRecord> page(Connection c, Set<String> names, Object after, int limit) throws SQLException {
         String[] statements = pages.computeIfAbsent(Set.copyOf(names), this::renderPages);
         try (PreparedStatement ps = c.prepareStatement(after == null ? statements[0] : statements[1])) {
             int i = 1;
@@ -181,7 +181,7 @@ final class RecordStatements {
             }
             ps.setInt(i, limit);
             try (ResultSet rs = ps.executeQuery()) {
-                List<OutboxRecord> records = new ArrayList<>();
+                List<PendingRecord> records = new ArrayList<>();
                 while (rs.next()) {
                     records.add(read(rs, null));
                 }
@@ -209,7 +209,7 @@ final class RecordStatements {
      * {@code until}: tablequeue's lease claim on the record table, so that no other instance claims them
      * before then.
      */
-    List<OutboxRecord> claim(Connection c, String name, Instant now, Instant until, int limit) throws SQLException {
+    List<PendingRecord> claim(Connection c, String name, Instant now, Instant until, int limit) throws SQLException {
         Binds binds = new Binds().group(name).now(now).limit(limit).leaseUntil(until);
         boolean inTransaction = stamp != null || !opening.equals(TransactionOpening.DEFAULT);
         if (!inTransaction) {
@@ -217,9 +217,9 @@ final class RecordStatements {
         }
         begin(c);
         try {
-            List<OutboxRecord> records = query(c, claim, binds, name);
+            List<PendingRecord> records = query(c, claim, binds, name);
             if (stamp != null) {
-                for (OutboxRecord r : records) {
+                for (PendingRecord r : records) {
                     try (PreparedStatement ps = c.prepareStatement(stamp.sql())) {
                         StatementBinder.bind(ps, stamp, new Binds().ids(List.of(r.id())).leaseUntil(until), dialect);
                         ps.executeUpdate();
@@ -267,12 +267,12 @@ final class RecordStatements {
     }
 
     /** The records a claim of {@code name} returned (the claim returns the roles a delivery reads: not the name). */
-    private List<OutboxRecord> query(Connection c, Statement statement, Binds binds, String name)
+    private List<PendingRecord> query(Connection c, Statement statement, Binds binds, String name)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
             StatementBinder.bind(ps, statement, binds, dialect);
             try (ResultSet rs = ps.executeQuery()) {
-                List<OutboxRecord> records = new ArrayList<>();
+                List<PendingRecord> records = new ArrayList<>();
                 while (rs.next()) {
                     records.add(read(rs, name));
                 }
@@ -282,7 +282,7 @@ final class RecordStatements {
     }
 
     /** The record at {@code rs}; its name is {@code name}, or where null the name column's. */
-    private OutboxRecord read(ResultSet rs, String name) throws SQLException {
+    private PendingRecord read(ResultSet rs, String name) throws SQLException {
         Object id = readId(rs, rs.findColumn(binding.id().getName()));
         name = name != null ? name : rs.getString(binding.name().getName());
         int payloadColumn = rs.findColumn(binding.payload().getName());
@@ -290,7 +290,7 @@ final class RecordStatements {
         Map<String, String> headers = binding.headers().isPresent()
                 ? readHeaders(rs.getString(binding.headers().get().getName()), id)
                 : Map.of();
-        return new OutboxRecord(id, name, payload == null ? new byte[0] : payload, headers);
+        return new PendingRecord(id, name, payload == null ? new byte[0] : payload, headers);
     }
 
     /** The id in the Java type of the binding's id column. */

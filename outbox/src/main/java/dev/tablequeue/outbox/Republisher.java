@@ -59,7 +59,7 @@ final class Republisher {
         int sent = 0;
         Object after = null;
         while (true) {
-            List<OutboxRecord> page;
+            List<PendingRecord> page;
             try (Connection c = dataSource.getConnection()) {
                 page = binding.owns(OutboxEvent.RECOVER)
                         ? ((OwnRecords.Recover) binding.own(OutboxEvent.RECOVER))
@@ -70,7 +70,7 @@ final class Republisher {
                         + binding.tableName() + "\"" + (after == null ? "" : " after record " + after) + ": "
                         + e.getMessage(), e);
             }
-            for (OutboxRecord record : page) {
+            for (PendingRecord record : page) {
                 send(binding, record, sender);
                 sent++;
             }
@@ -81,7 +81,7 @@ final class Republisher {
         }
     }
 
-    private static void send(OutboxBinding<?> binding, OutboxRecord record, Sender sender) {
+    private static void send(OutboxBinding<?> binding, PendingRecord record, Sender sender) {
         Map<String, String> headers = new LinkedHashMap<>(record.headers());
         headers.put(Outbox.ID_HEADER, record.id().toString());
         try {
@@ -107,7 +107,7 @@ final class Republisher {
             }
             while (true) {
                 Instant now = outbox.clock().instant();
-                List<OutboxRecord> claimed;
+                List<PendingRecord> claimed;
                 try (Connection c = dataSource.getConnection()) {
                     claimed = r.statements().claim(c, r.name(), now, now.plus(r.republishAfter()), CLAIM);
                 } catch (SQLException | RuntimeException e) {
@@ -115,7 +115,7 @@ final class Republisher {
                             r.binding().tableName(), e.toString());
                     break;
                 }
-                for (OutboxRecord record : claimed) {
+                for (PendingRecord record : claimed) {
                     try {
                         send(r.binding(), record, sender);
                         sent++;
