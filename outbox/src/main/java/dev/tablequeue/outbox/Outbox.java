@@ -157,6 +157,21 @@ public final class Outbox implements AutoCloseable {
     }
 
     /**
+     * Gives a send of the service's own the tracking a transport's publish middleware gives: for a publisher
+     * used outside the transports that mount {@link #publishMiddleware()} (an HTTP endpoint's client, say).
+     * Payloads that are not bytes are encoded with {@code codec}.
+     */
+    public TrackedPublisher wrap(Sender sender, dev.tablequeue.broker.Codec codec) {
+        return new TrackedPublisher(this, Objects.requireNonNull(sender, "sender"), Objects.requireNonNull(codec,
+                "codec"));
+    }
+
+    /** As {@link #wrap(Sender, dev.tablequeue.broker.Codec)}, with JSON through Jackson. */
+    public TrackedPublisher wrap(Sender sender) {
+        return wrap(sender, new dev.tablequeue.broker.JacksonCodec());
+    }
+
+    /**
      * The jOOQ transaction listener that sends a tracked message published with a transaction's context after
      * the transaction commits (and drops it when it rolls back). Set it on the configuration the service runs
      * its transactions with: {@code configuration.set(outbox.transactionListener())}.

@@ -395,6 +395,66 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void a_wrapped_send_outside_the_transports_is_tracked_as_theirs_are() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        List<Map<String, String>> sent = new CopyOnWriteArrayList<>();
+        TrackedPublisher endpoint = outbox.wrap((name, payload, headers) -> sent.add(headers));
+
+        endpoint.publish("orders", new Order(1));
+        dsl(outbox).transaction(cfg -> {
+            endpoint.publish(DSL.using(cfg), "orders", new Order(2));
+            assertThat(sent).hasSize(1);
+        });
+        endpoint.publish("audit", new Order(3));
+
+        assertThat(sent).hasSize(3);
+        List<Long> ids = ids(t);
+        assertThat(ids).hasSize(2);
+        assertThat(sent.get(0)).containsEntry(Outbox.ID_HEADER, ids.get(0).toString());
+        assertThat(sent.get(1)).containsEntry(Outbox.ID_HEADER, ids.get(1).toString());
+        assertThat(sent.get(2)).doesNotContainKey(Outbox.ID_HEADER);
+    }
+
+    @Test
+    public final void the_services_own_statements_settle_and_recover_records_in_place_of_the_outboxs() {
+        RecordTable t = newRecords();
+        List<String> settled = new CopyOnWriteArrayList<>();
+        OutboxBinding<org.jooq.Record> own = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).processedAt(t.PROCESSED_AT)
+                .own(OutboxEvent.RETRY, (ctx, id) -> settled.add("retry " + id))
+                .own(OutboxEvent.DISCARD, (ctx, id) -> {
+                    settled.add("discard " + id);
+                    ctx.deleteFrom(t).where(t.ID.eq((Long) id)).execute();
+                })
+                .ownRecover((ctx, names, after, limit) -> ctx.selectFrom(t)
+                        .where(t.NAME.in(names)).and(after == null ? DSL.noCondition() : t.ID.gt((Long) after))
+                        .orderBy(t.ID.desc()).limit(limit)
+                        .fetch(r -> new PendingRecord(r.get(t.ID), r.get(t.NAME), r.get(t.PAYLOAD), Map.of("own", "yes"))))
+                .build();
+        Outbox outbox = outbox(b -> b.register("orders", own));
+        TestTransport transport = transport(outbox);
+        List<Received> received = new CopyOnWriteArrayList<>();
+        AtomicInteger calls = new AtomicInteger();
+        transport.subscribe("orders", Order.class, 1, (order, d) -> {
+            received.add(new Received(order.n(), d.headers()));
+            return calls.incrementAndGet() == 1 ? Outcome.retry() : Outcome.drop();
+        });
+        transport.start();
+        long first = insertRecord(t, "orders", 1, null);
+        long second = insertRecord(t, "orders", 2, null);
+
+        assertThat(outbox.republish(transport.sender())).isEqualTo(2);
+
+        await().atMost(PATIENCE).until(() -> settled.size() == 3);
+        // the service's own recover read the newest first; its retry left the record, its discard deleted it
+        assertThat(received.get(0).n()).isEqualTo(2);
+        assertThat(received.get(0).headers()).containsEntry("own", "yes");
+        assertThat(settled).startsWith("retry " + second);
+        assertThat(settled.subList(1, 3)).containsExactlyInAnyOrder("discard " + first, "discard " + second);
+        assertThat(records(t)).isZero();
+    }
+
+    @Test
     public final void a_thousand_messages_with_failed_sends_are_each_handled_once_and_every_record_processed() {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
