@@ -12,8 +12,6 @@ import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.OutboxBinding;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -193,29 +191,12 @@ final class OutboxRun {
         void run() throws Exception;
     }
 
+    /** {@code work} run {@code messages} times, shared by {@code threads} threads, and timed. */
     private static Measurement spread(int threads, long messages, Work work) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> started = new ArrayList<>();
-        Stopwatch watch = Stopwatch.start();
-        for (int i = 0; i < threads; i++) {
-            long share = messages / threads + (i < messages % threads ? 1 : 0);
-            started.add(Thread.ofPlatform().name("bench-outbox-" + i).start(() -> {
-                try {
-                    for (long k = 0; k < share; k++) {
-                        work.run();
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }));
-        }
-        for (Thread t : started) {
-            t.join();
-        }
-        Measurement m = watch.stop(messages);
-        if (failure.get() != null) {
-            throw new IllegalStateException("a publishing thread failed: " + failure.get(), failure.get());
-        }
-        return m;
+        return Publishing.spread(threads, messages, 1, (count, batch) -> {
+            for (long k = 0; k < count; k++) {
+                work.run();
+            }
+        });
     }
 }

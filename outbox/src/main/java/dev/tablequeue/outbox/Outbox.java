@@ -66,6 +66,7 @@ public final class Outbox implements AutoCloseable {
     private final Republisher republisher;
     private final AfterCommit.Listener listener = new AfterCommit.Listener();
     private ScheduledExecutorService background;
+    private boolean started;
 
     private Outbox(Builder b, boolean enabled) {
         this.enabled = enabled;
@@ -250,39 +251,41 @@ public final class Outbox implements AutoCloseable {
      */
     public synchronized void start(Sender sender) {
         Objects.requireNonNull(sender, "sender");
-        if (background != null) {
+        if (started) {
             throw new IllegalStateException("the outbox is started already");
         }
+        started = true;
         int sent = republish(sender);
+        if (!enabled) {
+            return;
+        }
+        LOG.info("tablequeue outbox started: {} record(s) sent again at startup", sent);
+        if (republishEvery == null && retention == null) {
+            return;
+        }
         background = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tablequeue-outbox");
             t.setDaemon(true);
             return t;
         });
-        if (!enabled) {
-            return;
-        }
-        LOG.info("tablequeue outbox started: {} record(s) sent again at startup", sent);
         if (republishEvery != null) {
-            long every = republishEvery.toMillis();
-            background.scheduleWithFixedDelay(() -> {
-                try {
-                    republishDue(sender);
-                } catch (RuntimeException e) {
-                    LOG.warn("the periodic republish failed: {}", e.toString());
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
+            every(republishEvery, () -> republishDue(sender), "the periodic republish");
         }
         if (retention != null) {
-            long every = sweepEvery.toMillis();
-            background.scheduleWithFixedDelay(() -> {
-                try {
-                    sweep();
-                } catch (RuntimeException e) {
-                    LOG.warn("the retention sweep failed: {}", e.toString());
-                }
-            }, every, every, TimeUnit.MILLISECONDS);
+            every(sweepEvery, this::sweep, "the retention sweep");
         }
+    }
+
+    /** Runs {@code pass} every {@code interval} on the background thread; a failed pass is logged, the next runs. */
+    private void every(Duration interval, Runnable pass, String what) {
+        long millis = interval.toMillis();
+        background.scheduleWithFixedDelay(() -> {
+            try {
+                pass.run();
+            } catch (RuntimeException e) {
+                LOG.warn("{} failed: {}", what, e.toString());
+            }
+        }, millis, millis, TimeUnit.MILLISECONDS);
     }
 
     /** Stops the periodic republish and the sweep. Idempotent. */

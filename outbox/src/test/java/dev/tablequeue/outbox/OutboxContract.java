@@ -30,9 +30,7 @@ public abstract class OutboxContract extends OutboxFixture {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         transport.publish(null, "orders", new Order(1));
 
@@ -49,9 +47,7 @@ public abstract class OutboxContract extends OutboxFixture {
         String orders = newBusinessTable();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
         List<Integer> sentBeforeCommit = new ArrayList<>();
 
         dsl(outbox).transaction(cfg -> {
@@ -78,9 +74,7 @@ public abstract class OutboxContract extends OutboxFixture {
         String orders = newBusinessTable();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         assertThatThrownBy(() -> dsl(outbox).transaction(cfg -> {
             DSLContext tx = DSL.using(cfg);
@@ -122,9 +116,7 @@ public abstract class OutboxContract extends OutboxFixture {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         try (var c = pool.getConnection()) {
             c.setAutoCommit(false);
@@ -143,6 +135,34 @@ public abstract class OutboxContract extends OutboxFixture {
         publishMarkerAndAwait(transport, "orders", received, 99);
         assertThat(numbers(received)).containsExactly(2, 99);
         assertThat(records(t)).isEqualTo(2);
+    }
+
+    @Test
+    public final void a_nested_transaction_hands_its_sends_to_the_outermost_and_one_rolled_back_drops_them() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        List<Received> received = ordersInto(transport);
+        List<Integer> sentAfterInnerCommit = new ArrayList<>();
+
+        dsl(outbox).transaction(outer -> {
+            DSL.using(outer).transaction(inner -> transport.publish(DSL.using(inner), "orders", new Order(1)));
+            sentAfterInnerCommit.add(faults.sent.size());
+            try {
+                DSL.using(outer).transaction(inner -> {
+                    transport.publish(DSL.using(inner), "orders", new Order(2));
+                    throw new IllegalStateException("the inner work failed");
+                });
+            } catch (IllegalStateException expected) {
+                // the savepoint rolled back; the outer transaction goes on
+            }
+        });
+
+        publishMarkerAndAwait(transport, "orders", received, 99);
+        assertThat(numbers(received)).containsExactly(1, 99);
+        assertThat(records(t)).isEqualTo(2);
+        // a send into a queue table joined the transaction at once; any other waited for the outer commit
+        assertThat(sentAfterInnerCommit).containsExactly(transportKind() == TableTestTransport.KIND ? 1 : 0);
     }
 
     @Test
@@ -182,9 +202,7 @@ public abstract class OutboxContract extends OutboxFixture {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
         transport.publish(null, "orders", new Order(5));
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0 && received.size() == 1);
 
@@ -208,9 +226,7 @@ public abstract class OutboxContract extends OutboxFixture {
                 }).build();
         Outbox outbox = outbox(b -> b.register("orders", flaky));
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         transport.publish(null, "orders", new Order(6));
 
@@ -266,9 +282,7 @@ public abstract class OutboxContract extends OutboxFixture {
                 }).build();
         Outbox outbox = outbox(b -> b.register("orders", failing));
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         transport.publish(null, "orders", new Order(9));
         publishMarkerAndAwait(transport, "orders", received, 99);
@@ -284,9 +298,7 @@ public abstract class OutboxContract extends OutboxFixture {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
         TestTransport transport = transport(outbox);
-        List<Received> received = new CopyOnWriteArrayList<>();
-        transport.subscribe("orders", Order.class, 1, into(received));
-        transport.start();
+        List<Received> received = ordersInto(transport);
 
         transport.sender().send("orders", "{\"n\":10}".getBytes(), Map.of(Outbox.ID_HEADER, "not-an-id"));
         publishMarkerAndAwait(transport, "orders", received, 99);
@@ -378,6 +390,24 @@ public abstract class OutboxContract extends OutboxFixture {
         assertThat(numbers(received)).containsExactly(11);
         clock.advance(Duration.ofMinutes(2));
         assertThat(second.republishDue(transport.sender())).isZero();
+    }
+
+    @Test
+    public final void a_started_outbox_republishes_due_records_on_a_thread_of_its_own() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1))
+                .republishEvery(Duration.ofMillis(100)));
+        TestTransport transport = transport(outbox);
+        List<Received> received = ordersInto(transport);
+        outbox.start(transport.sender());
+        faults.plan = m -> Faults.Fault.BEFORE_SEND;
+        assertThatThrownBy(() -> transport.publish(null, "orders", new Order(12))).hasMessageContaining("injected");
+        faults.plan = m -> Faults.Fault.NONE;
+
+        clock.advance(Duration.ofMinutes(2));
+
+        await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
+        assertThat(numbers(received)).containsExactly(12);
     }
 
     @Test

@@ -58,10 +58,25 @@ public abstract class OutboxFixture {
     @BeforeAll
     void openDatabase() throws SQLException {
         db = LiveDatabase.create(database().engine(), "outbox_" + getClass().getSimpleName());
-        pool = db.pool(16);
+        pool = database() == OutboxDatabase.SQLITE ? walPool(db) : db.pool(16);
         try (Connection c = pool.getConnection()) {
             dialect = QueueDialects.detect(c);
         }
+    }
+
+    /**
+     * A pool on a SQLite file in WAL mode with synchronous NORMAL, as a service runs SQLite: the drills commit
+     * thousands of times, and a commit in the default journal mode waits for several disk flushes.
+     */
+    private static HikariDataSource walPool(LiveDatabase db) {
+        db.execute("PRAGMA journal_mode = WAL");
+        com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+        config.setJdbcUrl(db.url());
+        config.setMaximumPoolSize(16);
+        config.setMinimumIdle(0);
+        config.addDataSourceProperty("busy_timeout", "10000");
+        config.addDataSourceProperty("synchronous", "NORMAL");
+        return new HikariDataSource(config);
     }
 
     @AfterEach
@@ -138,6 +153,14 @@ public abstract class OutboxFixture {
             received.add(new Received(order.n(), d.headers()));
             return Outcome.ack();
         };
+    }
+
+    /** Subscribes a handler of one worker to "orders" that keeps what it receives, and starts the transport. */
+    protected static List<Received> ordersInto(TestTransport transport) {
+        List<Received> received = new CopyOnWriteArrayList<>();
+        transport.subscribe("orders", Order.class, 1, into(received));
+        transport.start();
+        return received;
     }
 
     /**

@@ -101,6 +101,13 @@ final class RabbitTestTransport implements TestTransport {
         }
     }
 
+    /** The messages waiting in the queue of {@code name} (not those in a consumer's hands). */
+    long ready(String name) {
+        long[] count = new long[1];
+        withChannel(ch -> count[0] = ch.queueDeclarePassive(queueOf(name)).getMessageCount());
+        return count[0];
+    }
+
     String queueOf(String name) {
         return exchange + "." + name;
     }

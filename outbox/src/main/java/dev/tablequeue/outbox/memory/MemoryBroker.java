@@ -3,17 +3,15 @@ package dev.tablequeue.outbox.memory;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.broker.Handler;
-import dev.tablequeue.broker.JacksonCodec;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.outbox.Envelope;
-import dev.tablequeue.transport.HandlerMiddleware;
+import dev.tablequeue.outbox.HandlerRun;
+import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
-import dev.tablequeue.transport.PublishMiddleware;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -21,8 +19,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jooq.DSLContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A broker in the memory of one process, for tests and single-process services: a queue per name, a
@@ -31,8 +27,6 @@ import org.slf4j.LoggerFactory;
  * retried. What is queued is lost with the process: the outbox's republish is what brings it back.
  */
 public final class MemoryBroker implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(MemoryBroker.class);
-
     private final Codec codec;
     private final Middlewares middlewares;
     private final Map<String, LinkedBlockingQueue<MemoryDelivery>> queues = new ConcurrentHashMap<>();
@@ -47,8 +41,8 @@ public final class MemoryBroker implements AutoCloseable {
     private volatile boolean closed;
 
     private MemoryBroker(Builder b) {
-        this.codec = b.codec;
-        this.middlewares = new Middlewares(b.publish, b.handler);
+        this.codec = b.codecSetting();
+        this.middlewares = b.middlewares();
     }
 
     public static Builder builder() {
@@ -136,30 +130,8 @@ public final class MemoryBroker implements AutoCloseable {
                 return;
             }
             if (d != null) {
-                settle(queue, d, outcome(d, type, handler));
+                settle(queue, d, HandlerRun.outcome(codec, middlewares, d.name(), d, d.payload(), type, handler));
             }
-        }
-    }
-
-    private <T> Outcome outcome(MemoryDelivery d, Class<T> type, Handler<T> handler) {
-        T message;
-        try {
-            message = codec.decode(d.payload(), type);
-        } catch (Exception e) {
-            LOG.warn("{} does not decode, dropped: {}", d, e.toString());
-            return Outcome.drop();
-        }
-        try {
-            Outcome outcome = middlewares.handles()
-                    ? middlewares.handle(d.name(), d, () -> handler.handle(message, d))
-                    : handler.handle(message, d);
-            return outcome == null ? Outcome.retry() : outcome;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Outcome.retry();
-        } catch (Exception | Error e) {
-            LOG.warn("the handler of {} failed on {}, retried: {}", d.name(), d, e.toString());
-            return Outcome.retry();
         }
     }
 
@@ -188,31 +160,9 @@ public final class MemoryBroker implements AutoCloseable {
         }
     }
 
-    /** Configures a {@link MemoryBroker}. */
-    public static final class Builder {
-        private Codec codec = new JacksonCodec();
-        private final List<PublishMiddleware> publish = new ArrayList<>();
-        private final List<HandlerMiddleware> handler = new ArrayList<>();
-
+    /** Configures a {@link MemoryBroker}: its codec and its middlewares. */
+    public static final class Builder extends TransportBuilder<Builder> {
         private Builder() {}
-
-        /** The codec of payloads (default JSON through Jackson). */
-        public Builder codec(Codec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
-            return this;
-        }
-
-        /** Wraps every publish; middlewares run in the order added, the first outermost. */
-        public Builder publishMiddleware(PublishMiddleware middleware) {
-            publish.add(Objects.requireNonNull(middleware, "middleware"));
-            return this;
-        }
-
-        /** Wraps every handler call; middlewares run in the order added, the first outermost. */
-        public Builder handlerMiddleware(HandlerMiddleware middleware) {
-            handler.add(Objects.requireNonNull(middleware, "middleware"));
-            return this;
-        }
 
         public MemoryBroker build() {
             return new MemoryBroker(this);

@@ -9,11 +9,10 @@ import com.rabbitmq.client.Envelope;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.broker.Handler;
-import dev.tablequeue.broker.JacksonCodec;
-import dev.tablequeue.transport.HandlerMiddleware;
+import dev.tablequeue.outbox.HandlerRun;
+import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
-import dev.tablequeue.transport.PublishMiddleware;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,8 +70,8 @@ public final class RabbitTransport implements AutoCloseable {
     private RabbitTransport(Builder b) {
         this.exchange = b.exchange;
         this.confirmTimeout = b.confirmTimeout;
-        this.codec = b.codec;
-        this.middlewares = new Middlewares(b.publish, b.handler);
+        this.codec = b.codecSetting();
+        this.middlewares = b.middlewares();
         this.channels = new ArrayBlockingQueue<>(b.channels);
         try {
             b.factory.setAutomaticRecoveryEnabled(true);
@@ -170,8 +169,14 @@ public final class RabbitTransport implements AutoCloseable {
         }
     }
 
-    /** A channel in place of one that closed; the old one again where a new one cannot be opened now. */
+    /**
+     * A channel in place of one that closed; the old one again where a new one cannot be opened now (a
+     * connection that is down recovers its channels itself).
+     */
     private Publishing reopen(Publishing broken) {
+        if (!connection.isOpen()) {
+            return broken;
+        }
         try {
             return openPublishing();
         } catch (RuntimeException e) {
@@ -197,7 +202,8 @@ public final class RabbitTransport implements AutoCloseable {
                 public void handleDelivery(String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) {
                     RabbitDelivery d = new RabbitDelivery(queue, envelope, props, body);
                     Thread.ofVirtual().name("tablequeue-rabbit-" + queue).start(() ->
-                            new RabbitSettle(channel, d, delays).settle(outcome(d, type, handler)));
+                            new RabbitSettle(channel, d, delays).settle(HandlerRun.outcome(codec, middlewares, d.name(), d,
+                                    d.body(), type, handler)));
                 }
             });
             synchronized (consumers) {
@@ -205,28 +211,6 @@ public final class RabbitTransport implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new TableQueueException("cannot consume RabbitMQ queue \"" + queue + "\": " + e.getMessage(), e);
-        }
-    }
-
-    private <T> dev.tablequeue.broker.Outcome outcome(RabbitDelivery d, Class<T> type, Handler<T> handler) {
-        T message;
-        try {
-            message = codec.decode(d.body(), type);
-        } catch (Exception e) {
-            LOG.warn("{} does not decode, dropped: {}", d, e.toString());
-            return dev.tablequeue.broker.Outcome.drop();
-        }
-        try {
-            var outcome = middlewares.handles()
-                    ? middlewares.handle(d.name(), d, () -> handler.handle(message, d))
-                    : handler.handle(message, d);
-            return outcome == null ? dev.tablequeue.broker.Outcome.retry() : outcome;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return dev.tablequeue.broker.Outcome.retry();
-        } catch (Exception | Error e) {
-            LOG.warn("the handler of {} failed on {}, retried: {}", d.queue(), d, e.toString());
-            return dev.tablequeue.broker.Outcome.retry();
         }
     }
 
@@ -242,15 +226,12 @@ public final class RabbitTransport implements AutoCloseable {
     }
 
     /** Configures a {@link RabbitTransport}. */
-    public static final class Builder {
+    public static final class Builder extends TransportBuilder<Builder> {
         private final ConnectionFactory factory;
         private String exchange = "";
         private String connectionName = "tablequeue";
         private Duration confirmTimeout = Duration.ofSeconds(10);
         private int channels = 4;
-        private Codec codec = new JacksonCodec();
-        private final List<PublishMiddleware> publish = new ArrayList<>();
-        private final List<HandlerMiddleware> handler = new ArrayList<>();
 
         private Builder(ConnectionFactory factory) {
             this.factory = Objects.requireNonNull(factory, "factory");
@@ -283,24 +264,6 @@ public final class RabbitTransport implements AutoCloseable {
                 throw new IllegalArgumentException("channels must be at least 1, was " + n);
             }
             this.channels = n;
-            return this;
-        }
-
-        /** The codec of payloads (default JSON through Jackson). */
-        public Builder codec(Codec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
-            return this;
-        }
-
-        /** Wraps every publish; middlewares run in the order added, the first outermost. */
-        public Builder publishMiddleware(PublishMiddleware middleware) {
-            publish.add(Objects.requireNonNull(middleware, "middleware"));
-            return this;
-        }
-
-        /** Wraps every handler call; middlewares run in the order added, the first outermost. */
-        public Builder handlerMiddleware(HandlerMiddleware middleware) {
-            handler.add(Objects.requireNonNull(middleware, "middleware"));
             return this;
         }
 
