@@ -6,6 +6,7 @@ import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.outbox.Envelope;
 import dev.tablequeue.outbox.HandlerRun;
+import dev.tablequeue.outbox.MessagePublisher;
 import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
@@ -26,7 +27,7 @@ import org.jooq.DSLContext;
  * every transport. A retried message goes back to its queue (after its delay); a handler that throws is
  * retried. What is queued is lost with the process: the outbox's republish is what brings it back.
  */
-public final class MemoryBroker implements AutoCloseable {
+public final class MemoryBroker implements MessagePublisher, AutoCloseable {
     private final Codec codec;
     private final Middlewares middlewares;
     private final Map<String, LinkedBlockingQueue<MemoryDelivery>> queues = new ConcurrentHashMap<>();
@@ -49,25 +50,8 @@ public final class MemoryBroker implements AutoCloseable {
         return new Builder();
     }
 
-    /** Publishes {@code payload} under {@code name}. */
-    public void publish(String name, Object payload) {
-        publish(null, name, payload, Map.of());
-    }
-
-    /** Publishes {@code payload} under {@code name} with {@code headers}. */
-    public void publish(String name, Object payload, Map<String, String> headers) {
-        publish(null, name, payload, headers);
-    }
-
-    /**
-     * Publishes {@code payload} under {@code name} for the caller's transaction {@code ctx}: the outbox writes
-     * its record in it and sends once it commits.
-     */
-    public void publish(DSLContext ctx, String name, Object payload) {
-        publish(ctx, name, payload, Map.of());
-    }
-
-    private void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    @Override
+    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         Envelope message = new Envelope(name, payload, headers, codec, ctx);
         try {
             middlewares.publish(message, this::enqueue);
@@ -76,11 +60,6 @@ public final class MemoryBroker implements AutoCloseable {
         } catch (Exception e) {
             throw new TableQueueException("publish of " + name + " failed: " + e.getMessage(), e);
         }
-    }
-
-    /** Sends bytes as they are (a republished record, say), through the publish middlewares. */
-    public void send(String name, byte[] payload, Map<String, String> headers) {
-        publish(null, name, payload, headers);
     }
 
     private void enqueue(OutgoingMessage m) {

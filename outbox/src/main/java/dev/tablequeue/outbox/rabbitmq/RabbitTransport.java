@@ -10,6 +10,7 @@ import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.outbox.HandlerRun;
+import dev.tablequeue.outbox.MessagePublisher;
 import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>The connection recovers by itself (the client's automatic recovery); a message whose acknowledgement was
  * lost with the connection comes again, and the outbox acknowledges that copy without its handler.
  */
-public final class RabbitTransport implements AutoCloseable {
+public final class RabbitTransport implements MessagePublisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RabbitTransport.class);
 
     private final Connection connection;
@@ -106,30 +107,8 @@ public final class RabbitTransport implements AutoCloseable {
         }
     }
 
-    /** Publishes {@code payload} under {@code name}. */
-    public void publish(String name, Object payload) {
-        publish(null, name, payload, Map.of());
-    }
-
-    /** Publishes {@code payload} under {@code name} with {@code headers}. */
-    public void publish(String name, Object payload, Map<String, String> headers) {
-        publish(null, name, payload, headers);
-    }
-
-    /**
-     * Publishes {@code payload} under {@code name} for the caller's transaction {@code ctx}: the outbox writes
-     * its record in it and sends once it commits.
-     */
-    public void publish(DSLContext ctx, String name, Object payload) {
-        publish(ctx, name, payload, Map.of());
-    }
-
-    /** Sends bytes as they are (a republished record, say), through the publish middlewares. */
-    public void send(String name, byte[] payload, Map<String, String> headers) {
-        publish(null, name, payload, headers);
-    }
-
-    private void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    @Override
+    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         var message = new dev.tablequeue.outbox.Envelope(name, payload, headers, codec, ctx);
         try {
             middlewares.publish(message, this::basicPublish);
