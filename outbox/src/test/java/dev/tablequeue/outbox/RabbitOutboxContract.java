@@ -101,6 +101,18 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         assertThat(handled.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
     }
 
+    @Test
+    public final void a_publish_no_queue_takes_fails_and_its_record_waits_for_the_republish() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> transport.publish(null, "orders", new Order(1)))
+                .hasMessageContaining("returned").hasMessageContaining("no queue is bound");
+
+        assertThat(unprocessed(t)).isEqualTo(1);
+    }
+
     /** Closes the transport's connection from the server's side, as a broker restart or a network cut does. */
     private static void closeConnection(String name) throws IOException, InterruptedException {
         String pid = null;

@@ -9,10 +9,11 @@ import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * A batch published into a queue table (publishAll) passes the publish middlewares message by message: each
- * tracked message of it is recorded and carries its own id, with or without the caller's transaction.
+ * What the table broker and the registry do the same on every database, proven on SQLite: a batch published
+ * into a queue table (publishAll) passes the publish middlewares message by message, each tracked message
+ * recorded with its own id; and a record table the database lacks fails the registry when it is built.
  */
-class TableBrokerBatchTest extends OutboxFixture {
+class SqliteOutboxTest extends OutboxFixture {
 
     @Override
     protected OutboxDatabase database() {
@@ -22,6 +23,15 @@ class TableBrokerBatchTest extends OutboxFixture {
     @Override
     protected TestTransport.Kind transportKind() {
         return TableTestTransport.KIND;
+    }
+
+    @Test
+    void a_record_table_the_database_lacks_fails_the_registry_when_it_is_built_naming_the_statement() {
+        RecordTable missing = new RecordTable("records_nowhere", database().timeType());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> outbox(missing, "orders"))
+                .isInstanceOf(dev.tablequeue.SchemaException.class)
+                .hasMessageContaining("records_nowhere")
+                .hasMessageContaining("insert statement");
     }
 
     @Test
