@@ -27,10 +27,11 @@ public abstract class OutboxContract extends OutboxFixture {
 
     @Test
     public final void a_publish_without_a_transaction_writes_the_record_first_and_sends_its_id_in_the_header() {
-        RecordTable t = newRecords();
-        Outbox outbox = outbox(t, "orders");
-        TestTransport transport = transport(outbox);
-        List<Received> received = ordersInto(transport);
+        Started started = started();
+        RecordTable t = started.records();
+        Outbox outbox = started.outbox();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
 
         transport.publish(null, "orders", new Order(1));
 
@@ -113,10 +114,11 @@ public abstract class OutboxContract extends OutboxFixture {
 
     @Test
     public final void an_explicit_after_commit_frame_sends_on_committed_and_drops_on_close() throws Exception {
-        RecordTable t = newRecords();
-        Outbox outbox = outbox(t, "orders");
-        TestTransport transport = transport(outbox);
-        List<Received> received = ordersInto(transport);
+        Started started = started();
+        RecordTable t = started.records();
+        Outbox outbox = started.outbox();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
 
         try (var c = pool.getConnection()) {
             c.setAutoCommit(false);
@@ -139,10 +141,11 @@ public abstract class OutboxContract extends OutboxFixture {
 
     @Test
     public final void a_nested_transaction_hands_its_sends_to_the_outermost_and_one_rolled_back_drops_them() {
-        RecordTable t = newRecords();
-        Outbox outbox = outbox(t, "orders");
-        TestTransport transport = transport(outbox);
-        List<Received> received = ordersInto(transport);
+        Started started = started();
+        RecordTable t = started.records();
+        Outbox outbox = started.outbox();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
         List<Integer> sentAfterInnerCommit = new ArrayList<>();
 
         dsl(outbox).transaction(outer -> {
@@ -199,10 +202,11 @@ public abstract class OutboxContract extends OutboxFixture {
 
     @Test
     public final void a_duplicate_copy_is_acknowledged_without_running_the_handler() throws Exception {
-        RecordTable t = newRecords();
-        Outbox outbox = outbox(t, "orders");
-        TestTransport transport = transport(outbox);
-        List<Received> received = ordersInto(transport);
+        Started started = started();
+        RecordTable t = started.records();
+        Outbox outbox = started.outbox();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
         transport.publish(null, "orders", new Order(5));
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0 && received.size() == 1);
 
@@ -295,10 +299,11 @@ public abstract class OutboxContract extends OutboxFixture {
 
     @Test
     public final void a_delivery_without_a_valid_id_runs_untracked() throws Exception {
-        RecordTable t = newRecords();
-        Outbox outbox = outbox(t, "orders");
-        TestTransport transport = transport(outbox);
-        List<Received> received = ordersInto(transport);
+        Started started = started();
+        RecordTable t = started.records();
+        Outbox outbox = started.outbox();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
 
         transport.sender().send("orders", "{\"n\":10}".getBytes(), Map.of(Outbox.ID_HEADER, "not-an-id"));
         publishMarkerAndAwait(transport, "orders", received, 99);

@@ -155,6 +155,16 @@ public abstract class OutboxFixture {
         };
     }
 
+    /** A fresh record table tracking "orders", an outbox on it, and a started transport whose handler keeps what it receives. */
+    protected record Started(RecordTable records, Outbox outbox, TestTransport transport, List<Received> received) {}
+
+    protected Started started() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        return new Started(t, outbox, transport, ordersInto(transport));
+    }
+
     /** Subscribes a handler of one worker to "orders" that keeps what it receives, and starts the transport. */
     protected static List<Received> ordersInto(TestTransport transport) {
         List<Received> received = new CopyOnWriteArrayList<>();
