@@ -25,8 +25,9 @@ import org.jooq.exception.DataAccessException;
  *   <li>A record that cannot be written fails the publish: nothing is sent.
  * </ul>
  *
- * A name that is not registered, and a message that already carries an id (a republished record), pass
- * after one map lookup.
+ * A name that is not registered passes after one map lookup, and a record sent again by the republish passes
+ * as it is. Any other message of a registered name gets a record of its own, and an id header it already
+ * carried (copied from a delivery's headers, or left by an earlier publish of the same message) is replaced.
  */
 final class PublishTracking implements PublishMiddleware {
     private final Outbox outbox;
@@ -40,7 +41,7 @@ final class PublishTracking implements PublishMiddleware {
     @Override
     public void publish(OutgoingMessage message, Send next) throws Exception {
         Registration r = outbox.registration(message.name());
-        if (r == null || message.headers().containsKey(Outbox.ID_HEADER)) {
+        if (r == null || Republisher.isResending()) {
             next.send(message);
             return;
         }
@@ -81,6 +82,11 @@ final class PublishTracking implements PublishMiddleware {
 
     private Object insert(Registration r, Connection c, OutgoingMessage message) throws SQLException {
         Map<String, String> headers = message.headers();
+        if (headers.containsKey(Outbox.ID_HEADER)) {
+            // an id copied from another message (headers passed on from a delivery): this message gets its own
+            headers = new java.util.LinkedHashMap<>(headers);
+            headers.remove(Outbox.ID_HEADER);
+        }
         byte[] payload = message.payload();
         return r.statements().insert(c, message.name(), payload == null ? new byte[0] : payload, headers,
                 r.leaseOfNewRecord(outbox.clock().instant()));

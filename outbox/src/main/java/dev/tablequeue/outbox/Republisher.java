@@ -25,6 +25,8 @@ final class Republisher {
     private static final Logger LOG = LoggerFactory.getLogger(Republisher.class);
     static final int PAGE = 500;
     static final int CLAIM = 100;
+    /** Set while this thread sends a record again: the publish middleware passes such a send as it is. */
+    private static final ThreadLocal<Boolean> RESENDING = new ThreadLocal<>();
 
     private final Outbox outbox;
     private final DataSource dataSource;
@@ -85,7 +87,7 @@ final class Republisher {
         Map<String, String> headers = new LinkedHashMap<>(record.headers());
         headers.put(Outbox.ID_HEADER, record.id().toString());
         try {
-            sender.send(record.name(), record.payload(), headers);
+            resending(() -> sender.send(record.name(), record.payload(), headers));
         } catch (Exception e) {
             throw new OutboxException("the republish of record " + record.id() + " (" + record.name() + ") of \""
                     + binding.tableName() + "\" failed: " + e.getMessage(), e);
@@ -144,6 +146,33 @@ final class Republisher {
             }
         }
         return deleted;
+    }
+
+    /** A send that throws. */
+    @FunctionalInterface
+    interface Send {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code send} as a send of a record again: the publish middleware passes what it sends untouched (it
+     * carries its record's id already), where any other publish under a tracked name gets a record of its own.
+     */
+    static void resending(Send send) throws Exception {
+        Boolean before = RESENDING.get();
+        RESENDING.set(Boolean.TRUE);
+        try {
+            send.run();
+        } finally {
+            if (before == null) {
+                RESENDING.remove();
+            }
+        }
+    }
+
+    /** Whether this thread is sending a record again. */
+    static boolean isResending() {
+        return RESENDING.get() != null;
     }
 
     /** Refuses settings a binding cannot carry, naming the table and the rule. */

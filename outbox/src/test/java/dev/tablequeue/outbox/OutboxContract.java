@@ -169,6 +169,26 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void a_message_that_carries_an_id_already_gets_a_record_and_an_id_of_its_own() throws Exception {
+        Started started = started();
+        RecordTable t = started.records();
+        TestTransport transport = started.transport();
+        List<Received> received = started.received();
+        transport.publish(null, "orders", new Order(1));
+        await().atMost(PATIENCE).until(() -> unprocessed(t) == 0 && received.size() == 1);
+
+        // the headers of a delivery passed on to a new message (as a tracing middleware may)
+        transport.sender().send("orders", "{\"n\":2}".getBytes(), received.get(0).headers());
+
+        await().atMost(PATIENCE).until(() -> received.size() == 2 && unprocessed(t) == 0);
+        List<Long> ids = ids(t);
+        assertThat(ids).hasSize(2);
+        assertThat(received.get(1).headers()).containsEntry(Outbox.ID_HEADER, ids.get(1).toString());
+        assertThat(dsl().select(t.HEADERS).from(t).where(t.ID.eq(ids.get(1))).fetchOne(t.HEADERS))
+                .doesNotContain(Outbox.ID_HEADER);
+    }
+
+    @Test
     public final void a_name_that_is_not_registered_passes_untouched() {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
@@ -210,8 +230,9 @@ public abstract class OutboxContract extends OutboxFixture {
         transport.publish(null, "orders", new Order(5));
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0 && received.size() == 1);
 
+        // a copy of the message, as a republish sends it again
         Map<String, String> headers = received.get(0).headers();
-        transport.sender().send("orders", "{\"n\":5}".getBytes(), headers);
+        Republisher.resending(() -> transport.sender().send("orders", "{\"n\":5}".getBytes(), headers));
 
         publishMarkerAndAwait(transport, "orders", received, 99);
         assertThat(numbers(received)).containsExactly(5, 99);
@@ -305,7 +326,8 @@ public abstract class OutboxContract extends OutboxFixture {
         TestTransport transport = started.transport();
         List<Received> received = started.received();
 
-        transport.sender().send("orders", "{\"n\":10}".getBytes(), Map.of(Outbox.ID_HEADER, "not-an-id"));
+        Republisher.resending(() -> transport.sender().send("orders", "{\"n\":10}".getBytes(),
+                Map.of(Outbox.ID_HEADER, "not-an-id")));
         publishMarkerAndAwait(transport, "orders", received, 99);
 
         assertThat(numbers(received)).containsExactly(10, 99);
