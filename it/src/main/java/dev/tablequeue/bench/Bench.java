@@ -139,6 +139,9 @@ public final class Bench {
                     entries.add(publish(db, Scenarios.PUBLISH_BATCH, threads, PUBLISH_BATCH));
                 }
             }
+            if (engine == Engine.POSTGRES && options.runs("outbox")) {
+                entries.addAll(outbox(db));
+            }
             entries.forEach(e -> cases.add(e.result()));
             new Rounds(options, log).run(entries);
             if (engine == Engine.POSTGRES && options.runs("latency")) {
@@ -192,6 +195,27 @@ public final class Bench {
         trials.put(CaseResult.TABLEQUEUE, n -> publishOnce(db, n,
                 t -> Publishing.tablequeue(db, t, threads, n, batch)));
         return new Rounds.Entry(result, trials);
+    }
+
+    /** The outbox's cases: a tracked publish and a tracked delivery, each beside the untracked one. */
+    private List<Rounds.Entry> outbox(BenchDatabase db) {
+        List<Rounds.Entry> entries = new ArrayList<>();
+        for (int threads : options.publishThreads()) {
+            CaseResult result = new CaseResult(db.engine().label(), Scenarios.OUTBOX_PUBLISH, Forms.NONE, threads);
+            Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+            trials.put(CaseResult.TABLEQUEUE, n -> OutboxRun.publish(db, threads, n, false));
+            trials.put(CaseResult.TRACKED, n -> OutboxRun.publish(db, threads, n, true));
+            entries.add(new Rounds.Entry(result, trials));
+        }
+        for (int workers : options.publishThreads()) {
+            CaseResult result = new CaseResult(db.engine().label(), Scenarios.OUTBOX_DELIVERY, Forms.ROW_LOCK,
+                    workers);
+            Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+            trials.put(CaseResult.TABLEQUEUE, n -> OutboxRun.consume(db, workers, n, false, timeout(n)));
+            trials.put(CaseResult.TRACKED, n -> OutboxRun.consume(db, workers, n, true, timeout(n)));
+            entries.add(new Rounds.Entry(result, trials));
+        }
+        return entries;
     }
 
     /** A fresh empty table, {@code n} messages written by {@code run}; every one must be there. */
@@ -268,6 +292,12 @@ public final class Bench {
                 + " the dialect's insert in auto-commit on a cached statement; '" + Scenarios.PUBLISH_BATCH
                 + "' is raw addBatch/executeBatch with one commit per batch against tablequeue's"
                 + " publishAll(binding, messages) with 100 messages (one JDBC batch, one commit).");
+        method.add("The outbox (PostgreSQL): '" + Scenarios.OUTBOX_PUBLISH + "' is publish(ctx, binding, message) into"
+                + " the table broker, one jOOQ transaction per message, untracked against tracked (the outbox's record"
+                + " written in the same transaction first, its id in the row's headers); '"
+                + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
+                + " id, without and with the outbox's handler middleware (the record read before the handler,"
+                + " marked after it).");
         method.add("PostgreSQL's main figures run on " + DATABASE + " (ALTER DATABASE .. SET synchronous_commit ="
                 + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
                 + DURABLE_DATABASE + " with the server's default. MariaDB's and SQLite's durability settings"

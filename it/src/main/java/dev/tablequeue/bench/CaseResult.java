@@ -18,6 +18,8 @@ final class CaseResult {
     static final String RAW = "raw JDBC";
     /** The raw loop on virtual threads: a diagnostic, with {@code --raw-virtual}. */
     static final String RAW_VIRTUAL = "raw JDBC, virtual threads";
+    /** tablequeue with the outbox tracking every message (its untracked figure is {@link #TABLEQUEUE}'s). */
+    static final String TRACKED = "tablequeue, outbox tracked";
     /** The peer a Java user would pick instead. */
     static final String DB_SCHEDULER = "db-scheduler";
 

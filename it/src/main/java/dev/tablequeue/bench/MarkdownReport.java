@@ -27,6 +27,7 @@ final class MarkdownReport {
         settings(md, report.settings());
         throughput(md, report);
         dbScheduler(md, report);
+        outbox(md, report);
         others(md, report);
         latency(md, report.latencies());
         targets(md, Targets.check(report));
@@ -111,9 +112,33 @@ final class MarkdownReport {
         md.append('\n');
     }
 
+    /** The outbox's cases: tracked beside untracked, and what tracking costs (untracked rate over tracked). */
+    private static void outbox(StringBuilder md, BenchReport report) {
+        List<CaseResult> cases = report.cases().stream().filter(c -> c.contenders().contains(CaseResult.TRACKED))
+                .toList();
+        if (cases.isEmpty()) {
+            return;
+        }
+        md.append("## The outbox's cost\n\nMessages per second, median of the rounds (best - worst); the cost is"
+                + " the untracked median over the tracked one (1.00: free).\n\n| database | scenario | threads or"
+                + " workers | untracked | tracked | cost | heap B/msg untracked | heap B/msg tracked |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (CaseResult c : cases) {
+            md.append("| ").append(c.database()).append(" | ").append(cell(c.scenario())).append(" | ")
+                    .append(c.workers()).append(" | ").append(spread(c, CaseResult.TABLEQUEUE)).append(" | ")
+                    .append(spread(c, CaseResult.TRACKED)).append(" | ")
+                    .append(c.ratio(CaseResult.TABLEQUEUE, CaseResult.TRACKED).stream()
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                    .append(" | ").append(bytes(c, CaseResult.TABLEQUEUE)).append(" | ")
+                    .append(bytes(c, CaseResult.TRACKED)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
     /** Contenders beyond tablequeue, raw JDBC and db-scheduler: diagnostics such as the raw loop on virtual threads. */
     private static void others(StringBuilder md, BenchReport report) {
-        List<String> known = List.of(CaseResult.TABLEQUEUE, CaseResult.RAW, CaseResult.DB_SCHEDULER);
+        List<String> known = List.of(CaseResult.TABLEQUEUE, CaseResult.RAW, CaseResult.DB_SCHEDULER,
+                CaseResult.TRACKED);
         StringBuilder rows = new StringBuilder();
         for (CaseResult c : report.cases()) {
             for (String other : c.contenders()) {
@@ -152,7 +177,7 @@ final class MarkdownReport {
     }
 
     private static void targets(StringBuilder md, List<Targets.Target> targets) {
-        md.append("## Targets (issue 4)\n\n| target | measured | met |\n|---|---:|---|\n");
+        md.append("## Targets (issues 4 and 13)\n\n| target | measured | met |\n|---|---:|---|\n");
         for (Targets.Target t : targets) {
             md.append("| ").append(cell(t.target())).append(" | ").append(t.measured()).append(" | ")
                     .append(t.met().map(met -> met ? "yes" : "**no**").orElse("-")).append(" |\n");

@@ -28,7 +28,7 @@ import org.jooq.Record;
 final class Publishing {
     private Publishing() {}
 
-    private interface Writer {
+    interface Writer {
         /** Writes {@code count} messages in batches of {@code batch}. */
         void write(long count, int batch) throws Exception;
     }
@@ -94,7 +94,7 @@ final class Publishing {
     }
 
     /** Runs {@code writer} on {@code threads} threads, each with its share of {@code messages}; times them all. */
-    private static Measurement spread(int threads, long messages, int batch, Writer writer) throws Exception {
+    static Measurement spread(int threads, long messages, int batch, Writer writer) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> started = new ArrayList<>();
         Stopwatch watch = Stopwatch.start();

@@ -11,5 +11,10 @@ final class Scenarios {
     /** Messages written in batches, one commit per batch. */
     static final String PUBLISH_BATCH = "publish, batches of 100";
 
+    /** One publish into the table broker per jOOQ transaction of the caller's: the outbox's cost on a publish. */
+    static final String OUTBOX_PUBLISH = "outbox: publish in the caller's transaction";
+    /** Deliveries of rows that carry a record id: the outbox's cost on a delivery. */
+    static final String OUTBOX_DELIVERY = "outbox: delivery";
+
     private Scenarios() {}
 }

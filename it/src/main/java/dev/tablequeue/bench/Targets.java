@@ -11,6 +11,8 @@ final class Targets {
     static final double RAW_AT_EIGHT = 0.90;
     static final double DB_SCHEDULER_AT_EIGHT = 1.5;
     static final double NOTIFY_P50_MILLIS = 5.0;
+    /** Issue 13: what a tracked publish in the caller's transaction may cost over an untracked one. */
+    static final double OUTBOX_PUBLISH_COST = 1.3;
 
     private Targets() {}
 
@@ -30,6 +32,7 @@ final class Targets {
             targets.add(againstDbScheduler(report, form));
         }
         targets.add(notify(report));
+        targets.add(outboxPublish(report));
         return targets;
     }
 
@@ -68,6 +71,19 @@ final class Targets {
                 .findFirst()
                 .map(l -> new Target(what, String.format(Locale.ROOT, "%.2f ms", l.p50()),
                         Optional.of(l.p50() < NOTIFY_P50_MILLIS)))
+                .orElse(new Target(what, "not measured", Optional.empty()));
+    }
+
+    private static Target outboxPublish(BenchReport report) {
+        String what = String.format(Locale.ROOT, "PostgreSQL outbox, 1 thread: a tracked publish in the caller's"
+                + " transaction costs <= %.1f x an untracked one", OUTBOX_PUBLISH_COST);
+        return find(report, Scenarios.OUTBOX_PUBLISH, Forms.NONE, 1)
+                .filter(c -> c.ratio(CaseResult.TABLEQUEUE, CaseResult.TRACKED).isPresent())
+                .map(c -> {
+                    double cost = c.ratio(CaseResult.TABLEQUEUE, CaseResult.TRACKED).getAsDouble();
+                    return new Target(what, String.format(Locale.ROOT, "%.2f", cost),
+                            Optional.of(cost <= OUTBOX_PUBLISH_COST));
+                })
                 .orElse(new Target(what, "not measured", Optional.empty()));
     }
 

@@ -15,9 +15,14 @@ public interface Delivery {
      * The row's id in the type of {@code idColumn}, the binding's id column as jOOQ's generated class holds
      * it: {@code Long jobId = delivery.id(EMAIL_JOBS.JOB_ID)}.
      *
+     * <p>A delivery of a queue table checks that {@code idColumn} is its table's id column; a delivery of
+     * another transport (the outbox's in-memory broker or RabbitMQ) converts its id to the column's type.
+     *
      * @throws IllegalArgumentException if {@code idColumn} is not the id column of the delivery's table
      */
-    <V> V id(Field<V> idColumn);
+    default <V> V id(Field<V> idColumn) {
+        return idColumn.getDataType().convert(id());
+    }
 
     /** The queue (the subscription's name) the row was claimed from. */
     String queue();

@@ -48,6 +48,10 @@ public final class Publisher {
 
     /** Publishes {@code message} into the table a route leads its name to. */
     public void publish(Message message) {
+        through(null, message, () -> publishUntracked(message));
+    }
+
+    private void publishUntracked(Message message) {
         QueueBroker.Route route = route(message.name());
         broker.requireOpen("publish " + message.name());
         try (Connection c = broker.dataSource.getConnection()) {
@@ -66,6 +70,10 @@ public final class Publisher {
      * intervals until it is found.
      */
     public void publish(DSLContext ctx, Message message) {
+        through(ctx, message, () -> publishUntracked(ctx, message));
+    }
+
+    private void publishUntracked(DSLContext ctx, Message message) {
         QueueBroker.Route route = route(message.name());
         broker.requireOpen("publish " + message.name());
         publishIn(ctx, route, message);
@@ -73,6 +81,10 @@ public final class Publisher {
 
     /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
     public void publish(RoleBinding<?> binding, Message message) {
+        through(null, message, () -> publishUntracked(binding, message));
+    }
+
+    private void publishUntracked(RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
         try (Connection c = broker.dataSource.getConnection()) {
             write(c, new QueueBroker.Route(binding, null), message);
@@ -88,6 +100,10 @@ public final class Publisher {
      * subscriptions wake as {@link #publish(DSLContext, Message)} says.
      */
     public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
+        through(ctx, message, () -> publishUntracked(ctx, binding, message));
+    }
+
+    private void publishUntracked(DSLContext ctx, RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
         publishIn(ctx, new QueueBroker.Route(binding, null), message);
     }
@@ -105,6 +121,10 @@ public final class Publisher {
      * insert is sent once as a JDBC batch and the rows commit together, or (a failure) none of them does.
      */
     public void publishAll(RoleBinding<?> binding, List<Message> messages) {
+        publishAllUntracked(binding, throughEach(null, messages));
+    }
+
+    private void publishAllUntracked(RoleBinding<?> binding, List<Message> messages) {
         if (messages.isEmpty()) {
             return;
         }
@@ -131,6 +151,10 @@ public final class Publisher {
      * {@link #publish(DSLContext, Message)} says.
      */
     public void publishAll(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
+        publishAllUntracked(ctx, binding, throughEach(ctx, messages));
+    }
+
+    private void publishAllUntracked(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
         if (messages.isEmpty()) {
             return;
         }
@@ -155,6 +179,37 @@ public final class Publisher {
         } else if (!CommitWakeups.defer(wake)) {
             groups.forEach(group -> broker.wakeUntilCommitted(binding, group));
         }
+    }
+
+    /**
+     * Runs {@code send} as the end of the broker's publish middlewares, or at once where there are none. A
+     * middleware's checked exception reaches the caller as a {@link TableQueueException}.
+     */
+    private void through(DSLContext ctx, Message message, Runnable send) {
+        if (!broker.middlewares.publishes()) {
+            send.run();
+            return;
+        }
+        try {
+            broker.middlewares.publish(new TableOutgoing(message, ctx, broker.codec), m -> send.run());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TableQueueException("publish of " + message.name() + " failed in a publish middleware: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The messages of a batch that the middlewares passed on to the send, each through the chain on its own. */
+    private List<Message> throughEach(DSLContext ctx, List<Message> messages) {
+        if (!broker.middlewares.publishes()) {
+            return messages;
+        }
+        List<Message> passed = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            through(ctx, message, () -> passed.add(message));
+        }
+        return passed;
     }
 
     /** Writes every message with the binding's insert (one JDBC batch) and one notification per group. */

@@ -10,6 +10,9 @@ import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
+import dev.tablequeue.transport.HandlerMiddleware;
+import dev.tablequeue.transport.Middlewares;
+import dev.tablequeue.transport.PublishMiddleware;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -63,6 +66,7 @@ public final class QueueBroker {
     final QueueDialect dialect;
     final ConnectionBudget budget;
     final DSLContext db;
+    final Middlewares middlewares;
 
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
@@ -90,6 +94,7 @@ public final class QueueBroker {
         this.dialect = b.dialect != null ? b.dialect : detect(b.dataSource);
         this.budget = new ConnectionBudget(poolSize);
         this.db = DSL.using(b.dataSource, dialect.sqlDialect());
+        this.middlewares = new Middlewares(b.publishMiddlewares, b.handlerMiddlewares);
     }
 
     private static QueueDialect detect(DataSource dataSource) {
@@ -361,6 +366,8 @@ public final class QueueBroker {
         private QueueDialect dialect;
         private int poolSize;
         private final Map<String, Route> routes = new LinkedHashMap<>();
+        private final List<PublishMiddleware> publishMiddlewares = new ArrayList<>();
+        private final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -449,6 +456,18 @@ public final class QueueBroker {
             if (routes.putIfAbsent(name, route) != null) {
                 throw new IllegalArgumentException("route \"" + name + "\" is declared twice");
             }
+            return this;
+        }
+
+        /** Wraps every publish of this broker; middlewares run in the order they are added, the first outermost. */
+        public Builder publishMiddleware(PublishMiddleware middleware) {
+            publishMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
+            return this;
+        }
+
+        /** Wraps every handler call of this broker's subscriptions, in the order added, the first outermost. */
+        public Builder handlerMiddleware(HandlerMiddleware middleware) {
+            handlerMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
             return this;
         }
 

@@ -1043,7 +1043,10 @@ final class Subscription<T> {
             return held(d, outcome);
         }
         try {
-            Outcome outcome = handler.handle(message, d);
+            T decoded = message;
+            Outcome outcome = broker.middlewares.handles()
+                    ? broker.middlewares.handle(queue.name(), d, () -> handler.handle(decoded, d))
+                    : handler.handle(message, d);
             if (outcome == null) {
                 throw new IllegalStateException("the handler of " + queue + " returned no outcome");
             }

@@ -1,0 +1,68 @@
+package dev.tablequeue.outbox;
+
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.broker.Codec;
+import dev.tablequeue.transport.OutgoingMessage;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jooq.DSLContext;
+
+/**
+ * A message on its way to a transport that leaves the database (the in-memory broker, RabbitMQ): its name,
+ * its payload encoded once, its headers, and the caller's transaction, which its send never joins.
+ */
+public final class Envelope implements OutgoingMessage {
+    private final String name;
+    private final Object payload;
+    private final Codec codec;
+    private final Map<String, String> headers;
+    private final DSLContext transaction;
+    private byte[] encoded;
+
+    /** A message of {@code name} carrying {@code payload} (bytes as they are, anything else through {@code codec}). */
+    public Envelope(String name, Object payload, Map<String, String> headers, Codec codec, DSLContext transaction) {
+        this.name = name;
+        this.payload = payload;
+        this.codec = codec;
+        this.headers = new LinkedHashMap<>(headers);
+        this.transaction = transaction;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public byte[] payload() {
+        if (encoded == null) {
+            try {
+                encoded = payload == null ? new byte[0] : codec.encode(payload);
+            } catch (Exception e) {
+                throw new TableQueueException("the payload of " + name + " does not encode: " + e.getMessage(), e);
+            }
+        }
+        return encoded;
+    }
+
+    @Override
+    public Map<String, String> headers() {
+        return Collections.unmodifiableMap(headers);
+    }
+
+    @Override
+    public void header(String key, String value) {
+        headers.put(key, value);
+    }
+
+    @Override
+    public DSLContext transaction() {
+        return transaction;
+    }
+
+    @Override
+    public boolean sendJoinsTransaction() {
+        return false;
+    }
+}

@@ -1,0 +1,367 @@
+package dev.tablequeue.outbox;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.StatementBinder;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.conf.ParamType;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+/**
+ * The statements the outbox runs on one record table, rendered with jOOQ once for the database's dialect and
+ * then run on JDBC prepared statements: the insert of a record, the fetch of a delivery's record, the mark,
+ * the pages of the republish, the retention sweep, and (where the table has a lease column) the lease claim
+ * of the periodic republish, which is tablequeue's own lease claim built by the dialect.
+ */
+final class RecordStatements {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> HEADER_MAP = new TypeReference<>() {};
+
+    private final OutboxBinding<?> binding;
+    private final QueueDialect dialect;
+    private final DSLContext render;
+    private final boolean bytesPayload;
+    final String insert;
+    final String fetch;
+    final String ack;
+    final String sweep;
+    private final Statement claim;
+    private final Statement stamp;
+    private final TransactionOpening opening;
+    private final Map<Set<String>, String[]> pages = new ConcurrentHashMap<>();
+
+    RecordStatements(OutboxBinding<?> binding, QueueDialect dialect) {
+        this.binding = binding;
+        this.dialect = dialect;
+        this.render = DSL.using(dialect.sqlDialect(), new Settings().withParamType(ParamType.INDEXED)
+                .withRenderSchema(true));
+        this.bytesPayload = binding.payload().getType() == byte[].class;
+        this.insert = renderInsert();
+        Field<?> id = binding.id();
+        Condition byId = typed(id).eq(bind(id));
+        this.fetch = render.render(binding.processedAt().isPresent()
+                ? render.select(binding.processedAt().get()).from(binding.table()).where(byId)
+                : render.select(id).from(binding.table()).where(byId));
+        this.ack = binding.processedAt().isPresent()
+                ? render.render(render.update(binding.table())
+                        .set(java.util.Map.<Field<?>, Field<?>>of(binding.processedAt().get(), dialect.databaseNow()))
+                        .where(byId).and(binding.processedAt().get().isNull()))
+                : render.render(render.deleteFrom(binding.table()).where(byId));
+        this.sweep = binding.processedAt()
+                .map(p -> render.render(render.deleteFrom(binding.table()).where(typed(p).lt(bind(p)))))
+                .orElse(null);
+        if (binding.lease().isPresent()) {
+            var lease = binding.leaseBinding();
+            dialect.validate(lease);
+            this.claim = dialect.claimLease(lease, ClaimShape.ROLES);
+            this.stamp = dialect.claimLeaseStamps() ? null : dialect.leaseStamp(lease, 1);
+            this.opening = dialect.transactionOpening(lease);
+        } else {
+            this.claim = null;
+            this.stamp = null;
+            this.opening = null;
+        }
+    }
+
+    private String renderInsert() {
+        List<Field<?>> columns = new ArrayList<>(List.of(binding.name(), binding.payload()));
+        binding.headers().ifPresent(columns::add);
+        binding.lease().ifPresent(columns::add);
+        List<Field<?>> values = columns.stream().<Field<?>>map(RecordStatements::bind).toList();
+        var insert = render.insertInto(binding.table()).columns(columns).values(values);
+        // the driver reports the generated id (pgjdbc adds RETURNING itself; MySQL has none to render)
+        return render.render(insert);
+    }
+
+    /** Every statement, with what it does, for the check at build time. */
+    Map<String, String> all() {
+        Map<String, String> all = new java.util.LinkedHashMap<>();
+        all.put("insert", insert);
+        all.put("fetch", fetch);
+        all.put(binding.processedAt().isPresent() ? "mark" : "delete", ack);
+        if (sweep != null) {
+            all.put("sweep", sweep);
+        }
+        if (claim != null) {
+            all.put("lease claim", claim.sql());
+        }
+        if (stamp != null) {
+            all.put("lease stamp", stamp.sql());
+        }
+        return all;
+    }
+
+    QueueDialect dialect() {
+        return dialect;
+    }
+
+    /** Writes a record and returns its id. */
+    Object insert(Connection c, String name, byte[] payload, Map<String, String> headers, Instant leaseUntil)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(insert, new String[] {binding.id().getName()})) {
+            int i = 1;
+            ps.setString(i++, name);
+            ps.setObject(i++, payloadValue(payload));
+            if (binding.headers().isPresent()) {
+                ps.setString(i++, writeHeaders(headers));
+            }
+            if (binding.lease().isPresent()) {
+                ps.setObject(i, leaseUntil == null ? null : dialect.timeValue(binding.lease().get(), leaseUntil));
+            }
+            ps.executeUpdate();
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                if (!rs.next()) {
+                    throw new SQLException("the insert returned no id");
+                }
+                return readId(rs, 1);
+            }
+        }
+    }
+
+    /** Whether the record {@code id} is processed: stamped, or gone. */
+    boolean processed(Connection c, Object id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(fetch)) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return true;
+                }
+                return binding.processedAt().isPresent() && rs.getObject(1) != null;
+            }
+        }
+    }
+
+    /** Marks the record processed (or deletes it); false where it was processed already. */
+    boolean ack(Connection c, Object id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ack)) {
+            ps.setObject(1, id);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** Deletes the records processed before {@code before}; how many. */
+    int sweep(Connection c, Instant before) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sweep)) {
+            ps.setObject(1, dialect.timeValue(binding.processedAt().orElseThrow(), before));
+            return ps.executeUpdate();
+        }
+    }
+
+    /** Up to {@code limit} unprocessed records of {@code names} after {@code after} (null: from the first), in id order. */
+    List<PendingRecord> page(Connection c, Set<String> names, Object after, int limit) throws SQLException {
+        String[] statements = pages.computeIfAbsent(Set.copyOf(names), this::renderPages);
+        try (PreparedStatement ps = c.prepareStatement(after == null ? statements[0] : statements[1])) {
+            int i = 1;
+            for (String name : names) {
+                ps.setString(i++, name);
+            }
+            if (after != null) {
+                ps.setObject(i++, after);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<PendingRecord> records = new ArrayList<>();
+                while (rs.next()) {
+                    records.add(read(rs, null));
+                }
+                return records;
+            }
+        }
+    }
+
+    private String[] renderPages(Set<String> names) {
+        List<Field<?>> columns = new ArrayList<>(List.of(binding.id(), binding.name(), binding.payload()));
+        binding.headers().ifPresent(columns::add);
+        List<Field<String>> params = names.stream().map(n -> bind(binding.name())).toList();
+        Condition unprocessed = binding.processedAt().<Condition>map(Field::isNull).orElse(DSL.noCondition());
+        Condition ofNames = binding.name().in(params).and(unprocessed);
+        Field<Object> id = typed(binding.id());
+        String first = render.render(render.select(columns).from(binding.table()).where(ofNames)
+                .orderBy(id).limit(DSL.val(0)));
+        String next = render.render(render.select(columns).from(binding.table()).where(ofNames.and(id.gt(bind(id))))
+                .orderBy(id).limit(DSL.val(0)));
+        return new String[] {first, next};
+    }
+
+    /**
+     * Claims up to {@code limit} unprocessed records of {@code name} whose lease ran out, leasing them until
+     * {@code until}: tablequeue's lease claim on the record table, so that no other instance claims them
+     * before then.
+     */
+    List<PendingRecord> claim(Connection c, String name, Instant now, Instant until, int limit) throws SQLException {
+        Binds binds = new Binds().group(name).now(now).limit(limit).leaseUntil(until);
+        boolean inTransaction = stamp != null || !opening.equals(TransactionOpening.DEFAULT);
+        if (!inTransaction) {
+            return query(c, claim, binds, name);
+        }
+        begin(c);
+        try {
+            List<PendingRecord> records = query(c, claim, binds, name);
+            if (stamp != null) {
+                for (PendingRecord r : records) {
+                    try (PreparedStatement ps = c.prepareStatement(stamp.sql())) {
+                        StatementBinder.bind(ps, stamp, new Binds().ids(List.of(r.id())).leaseUntil(until), dialect);
+                        ps.executeUpdate();
+                    }
+                }
+            }
+            end(c, true);
+            return records;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                end(c, false);
+            } catch (SQLException | RuntimeException ignored) {
+                // the claim's failure is on its way up; the rollback's own failure leaves nothing held
+            }
+            throw e;
+        }
+    }
+
+    private void begin(Connection c) throws SQLException {
+        if (opening.explicit()) {
+            c.setAutoCommit(true);
+        } else {
+            c.setAutoCommit(false);
+        }
+        if (opening.sql().isPresent()) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(opening.sql().get());
+            }
+        }
+    }
+
+    private void end(Connection c, boolean commit) throws SQLException {
+        if (opening.explicit()) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(commit ? "COMMIT" : "ROLLBACK");
+            }
+            return;
+        }
+        if (commit) {
+            c.commit();
+        } else {
+            c.rollback();
+        }
+        c.setAutoCommit(true);
+    }
+
+    /** The records a claim of {@code name} returned (the claim returns the roles a delivery reads: not the name). */
+    private List<PendingRecord> query(Connection c, Statement statement, Binds binds, String name)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+            StatementBinder.bind(ps, statement, binds, dialect);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<PendingRecord> records = new ArrayList<>();
+                while (rs.next()) {
+                    records.add(read(rs, name));
+                }
+                return records;
+            }
+        }
+    }
+
+    /** The record at {@code rs}; its name is {@code name}, or where null the name column's. */
+    private PendingRecord read(ResultSet rs, String name) throws SQLException {
+        Object id = readId(rs, rs.findColumn(binding.id().getName()));
+        name = name != null ? name : rs.getString(binding.name().getName());
+        int payloadColumn = rs.findColumn(binding.payload().getName());
+        byte[] payload = bytesPayload ? rs.getBytes(payloadColumn) : utf8(rs.getString(payloadColumn));
+        Map<String, String> headers = binding.headers().isPresent()
+                ? readHeaders(rs.getString(binding.headers().get().getName()), id)
+                : Map.of();
+        return new PendingRecord(id, name, payload == null ? new byte[0] : payload, headers);
+    }
+
+    /** The id in the Java type of the binding's id column. */
+    private Object readId(ResultSet rs, int column) throws SQLException {
+        Class<?> type = binding.id().getType();
+        if (type == Long.class) {
+            return rs.getLong(column);
+        }
+        if (type == Integer.class) {
+            return rs.getInt(column);
+        }
+        if (type == UUID.class) {
+            Object value = rs.getObject(column);
+            return value instanceof UUID u ? u : UUID.fromString(String.valueOf(value));
+        }
+        return rs.getString(column);
+    }
+
+    /** The id a header names, in the type of the id column; null where the text is not such an id. */
+    Object parseId(String text) {
+        Class<?> type = binding.id().getType();
+        try {
+            if (type == Long.class) {
+                return Long.valueOf(text);
+            }
+            if (type == Integer.class) {
+                return Integer.valueOf(text);
+            }
+            if (type == UUID.class) {
+                return UUID.fromString(text);
+            }
+            return text.isEmpty() ? null : text;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private Object payloadValue(byte[] payload) {
+        return bytesPayload ? payload : new String(payload, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] utf8(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String writeHeaders(Map<String, String> headers) {
+        try {
+            return JSON.writeValueAsString(headers);
+        } catch (Exception e) {
+            throw new IllegalStateException("headers do not encode as JSON", e);
+        }
+    }
+
+    private Map<String, String> readHeaders(String json, Object id) throws SQLException {
+        if (json == null || json.isBlank()) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(json, HEADER_MAP);
+        } catch (Exception e) {
+            throw new SQLException("the headers of record " + id + " in \"" + binding.tableName()
+                    + "\" are not a JSON object of strings: " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Field<T> typed(Field<?> f) {
+        return (Field<T>) f;
+    }
+
+    private static <T> Field<T> bind(Field<T> column) {
+        return DSL.val(null, column);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.tablequeue.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.tablequeue.broker.Outcome;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outbox suite over RabbitMQ, with the faults only a real broker makes: its connection closed by the
+ * server in the middle of a run, and publishes it refuses (a nack of the publisher confirm).
+ */
+public abstract class RabbitOutboxContract extends OutboxContract {
+
+    private RabbitTestTransport rabbit(Outbox outbox, Map<String, Object> queueArguments) {
+        RabbitTestTransport t = new RabbitTestTransport(outbox, List.of(faults), queueArguments);
+        opened.add(t);
+        return t;
+    }
+
+    @Test
+    public final void a_thousand_messages_survive_the_connection_closed_twice_mid_run_each_handled_once()
+            throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+        Map<Integer, AtomicInteger> handled = new ConcurrentHashMap<>();
+        transport.subscribe("orders", Order.class, 4, (order, d) -> {
+            handled.computeIfAbsent(order.n(), n -> new AtomicInteger()).incrementAndGet();
+            return Outcome.ack();
+        });
+        Set<Integer> confirmed = ConcurrentHashMap.newKeySet();
+        int failed = 0;
+        for (int n = 0; n < 1000; n++) {
+            if (n == 250 || n == 650) {
+                closeConnection(transport.connectionName);
+            }
+            try {
+                transport.publish(null, "orders", new Order(n));
+                confirmed.add(n);
+            } catch (RuntimeException e) {
+                failed++;
+            }
+        }
+        assertThat(failed).isPositive();
+        // every confirmed message arrives (a recovered consumer takes what was unacknowledged again)
+        await().atMost(PATIENCE).until(() -> handled.keySet().containsAll(confirmed));
+
+        // the connection has recovered by itself
+        await().atMost(PATIENCE).until(() -> transport.rabbit().connection().isOpen());
+
+        outbox.republish(transport.sender());
+
+        await().atMost(PATIENCE).until(() -> handled.size() == 1000 && unprocessed(t) == 0);
+        assertThat(handled.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+        assertThat(records(t)).isEqualTo(1000);
+    }
+
+    @Test
+    public final void publishes_the_broker_refuses_are_sent_again_by_the_republish_each_handled_once()
+            throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        // a queue that refuses what it has no room for: a nack of the publisher confirm
+        RabbitTestTransport transport = rabbit(outbox, Map.of("x-max-length", 600, "x-overflow", "reject-publish"));
+        Map<Integer, AtomicInteger> handled = new ConcurrentHashMap<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        transport.subscribe("orders", Order.class, 4, (order, d) -> {
+            gate.await(60, TimeUnit.SECONDS);
+            handled.computeIfAbsent(order.n(), n -> new AtomicInteger()).incrementAndGet();
+            return Outcome.ack();
+        });
+        int refused = 0;
+        for (int n = 0; n < 1000; n++) {
+            try {
+                transport.publish(null, "orders", new Order(n));
+            } catch (RuntimeException e) {
+                assertThat(e).hasMessageContaining("refused");
+                refused++;
+            }
+        }
+        assertThat(refused).isBetween(300, 400);
+        assertThat(unprocessed(t)).isEqualTo(1000);
+        gate.countDown();
+        int accepted = 1000 - refused;
+        // the queue drains (its room is back) before the republish sends the refused ones again
+        await().atMost(PATIENCE).until(() -> transport.ready("orders") == 0 && handled.size() >= accepted - 4);
+
+        assertThat(outbox.republish(transport.sender())).isGreaterThanOrEqualTo(refused);
+
+        await().atMost(PATIENCE).until(() -> handled.size() == 1000 && unprocessed(t) == 0);
+        assertThat(handled.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
+    }
+
+    @Test
+    public final void a_publish_no_queue_takes_fails_and_its_record_waits_for_the_republish() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> transport.publish(null, "orders", new Order(1)))
+                .hasMessageContaining("returned").hasMessageContaining("no queue is bound");
+
+        assertThat(unprocessed(t)).isEqualTo(1);
+    }
+
+    /** Closes the transport's connection from the server's side, as a broker restart or a network cut does. */
+    private static void closeConnection(String name) throws IOException, InterruptedException {
+        String pid = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (pid == null && System.nanoTime() < deadline) {
+            for (String line : rabbitmqctl("list_connections", "--no-table-headers", "pid", "client_properties")
+                    .split("\n")) {
+                // client_properties holds {"connection_name",longstr,"<name>"}
+                if (line.contains("\"" + name + "\"")) {
+                    pid = line.split("\t")[0].trim();
+                }
+            }
+        }
+        assertThat(pid).as("the connection %s in rabbitmqctl list_connections", name).isNotNull();
+        rabbitmqctl("close_connection", pid, "the outbox drill closes it");
+    }
+
+    private static String rabbitmqctl(String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("rabbitmqctl", "-q"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("rabbitmqctl %s: %s", List.of(args), out).isZero();
+        return out;
+    }
+}

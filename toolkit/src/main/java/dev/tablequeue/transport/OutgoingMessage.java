@@ -1,0 +1,35 @@
+package dev.tablequeue.transport;
+
+import java.util.Map;
+import org.jooq.DSLContext;
+
+/**
+ * A message on its way to a transport, as a {@link PublishMiddleware} sees it: its name, its encoded payload
+ * and its headers, which a middleware may add to before the send.
+ *
+ * <p>This SPI may still change before 1.0.
+ */
+public interface OutgoingMessage {
+
+    /** The name the message is published under (a group of a queue table, a routing key). */
+    String name();
+
+    /** The payload as the transport sends it: encoded by its codec the first time it is asked for. */
+    byte[] payload();
+
+    /** The headers so far, read-only; {@link #header} adds to them. */
+    Map<String, String> headers();
+
+    /** Adds (or replaces) a header the send carries. */
+    void header(String key, String value);
+
+    /** The caller's transaction the publish was given, or null where it was given none. */
+    DSLContext transaction();
+
+    /**
+     * Whether the send itself writes in {@link #transaction()}, so it commits or rolls back with it (a publish
+     * into a queue table with the caller's context). False where the send leaves the database (a broker of its
+     * own), or where there is no transaction.
+     */
+    boolean sendJoinsTransaction();
+}
