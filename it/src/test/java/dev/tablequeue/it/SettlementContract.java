@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
@@ -138,7 +139,10 @@ public abstract class SettlementContract extends BrokerFixture {
         broker.start();
         await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 1);
         assertThat(failures).containsOnlyKeys(id);
-        assertThat(failures.get(id)).isInstanceOf(IllegalStateException.class)
+        // the listener hears the settlement's own failure, named by a SettlementException, not the rollback's
+        assertThat(failures.get(id)).isInstanceOf(SettlementException.class)
+                .hasMessageContaining("table \"" + t.getName() + "\"")
+                .cause().isInstanceOf(IllegalStateException.class)
                 .hasMessage("the acknowledgement of row " + id + " failed");
     }
 
