@@ -3,10 +3,10 @@ package dev.tablequeue.outbox;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
+import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.transport.HandlerMiddleware;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -84,7 +84,7 @@ public final class Outbox implements AutoCloseable {
                 RecordStatements s = built.computeIfAbsent(binding, x -> new RecordStatements(x, dialect));
                 names.put(e.getKey(), new Registration(e.getKey(), binding, s, b.republishAfter));
             }
-            prepare(b.dataSource, built);
+            prepare(b.dataSource, dialect, built);
         }
         this.byName = Map.copyOf(names);
         this.statements = built;
@@ -107,20 +107,25 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
-    /** Prepares every statement on the server, so a table or column the database lacks fails here. */
-    private static void prepare(DataSource dataSource, Map<OutboxBinding<?>, RecordStatements> built) {
+    /**
+     * Prepares every statement on the server through the dialect, so a table or column the database lacks
+     * fails here (a plain JDBC prepare proves nothing where the driver prepares on the client, as MariaDB's
+     * does).
+     */
+    private static void prepare(DataSource dataSource, QueueDialect dialect,
+            Map<OutboxBinding<?>, RecordStatements> built) {
         if (built.isEmpty()) {
             return;
         }
         try (Connection c = dataSource.getConnection()) {
             for (Map.Entry<OutboxBinding<?>, RecordStatements> e : built.entrySet()) {
-                for (Map.Entry<String, String> s : e.getValue().all().entrySet()) {
-                    try (PreparedStatement ps = c.prepareStatement(s.getValue())) {
-                        ps.getParameterMetaData();
+                for (Statement statement : e.getValue().statements()) {
+                    try {
+                        dialect.prepare(c, statement);
                     } catch (SQLException failure) {
-                        throw new SchemaException("outbox: the " + s.getKey() + " statement of table \""
+                        throw new SchemaException("outbox: the " + statement.purpose() + " statement of table \""
                                 + e.getKey().tableName() + "\" does not prepare: " + failure.getMessage()
-                                + " [SQL: " + s.getValue() + "]", failure);
+                                + " [SQL: " + statement.sql() + "]", failure);
                     }
                 }
             }

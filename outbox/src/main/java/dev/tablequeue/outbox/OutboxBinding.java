@@ -2,6 +2,8 @@ package dev.tablequeue.outbox;
 
 import dev.tablequeue.binding.BindingException;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
 import java.time.temporal.Temporal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -122,6 +124,15 @@ public final class OutboxBinding<R extends Record> {
             b.processedAt(processedAt);
         }
         return b.lease(Objects.requireNonNull(lease, "lease")).build();
+    }
+
+    /**
+     * Every statement an {@link Outbox} registry runs on this record table on {@code dialect}'s database (the
+     * insert, the fetch, the mark, the republish's pages, the sweep, the lease claim): what the registry
+     * prepares on the server when it is built, and what {@code tablequeue:check} prepares at build time.
+     */
+    public List<Statement> statements(QueueDialect dialect) {
+        return new RecordStatements(this, Objects.requireNonNull(dialect, "dialect")).statements();
     }
 
     @Override

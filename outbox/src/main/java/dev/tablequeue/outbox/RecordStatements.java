@@ -94,8 +94,15 @@ final class RecordStatements {
         return render.render(insert);
     }
 
-    /** Every statement, with what it does, for the check at build time. */
-    Map<String, String> all() {
+    /** Every statement the registry runs on the table, each named by what it does, in the order prepared. */
+    List<Statement> statements() {
+        List<Statement> every = new ArrayList<>();
+        all().forEach((purpose, sql) -> every.add(new Statement(purpose, sql, List.of())));
+        return List.copyOf(every);
+    }
+
+    /** Every statement, with what it does. */
+    private Map<String, String> all() {
         Map<String, String> all = new java.util.LinkedHashMap<>();
         all.put("insert", insert);
         all.put("fetch", fetch);

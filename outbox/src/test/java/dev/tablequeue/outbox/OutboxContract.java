@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.tablequeue.SchemaException;
 import dev.tablequeue.broker.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -276,6 +277,15 @@ public abstract class OutboxContract extends OutboxFixture {
 
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
         assertThat(unprocessedSeenByEachAttempt).containsExactly(1L, 1L);
+    }
+
+    @Test
+    public final void a_record_table_the_database_lacks_fails_the_registry_when_it_is_built_naming_the_statement() {
+        RecordTable missing = new RecordTable("records_nowhere", database().timeType());
+        assertThatThrownBy(() -> outbox(missing, "orders"))
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("records_nowhere")
+                .hasMessageContaining("insert statement");
     }
 
     @Test
