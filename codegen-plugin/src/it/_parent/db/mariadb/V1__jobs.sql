@@ -14,3 +14,10 @@ CREATE TABLE jobs_dead (
     account_id BIGINT,
     payload    LONGBLOB
 );
+
+CREATE TABLE outbox_records (
+    id           BIGINT AUTO_INCREMENT PRIMARY KEY,
+    name         VARCHAR(191) NOT NULL,
+    payload      LONGBLOB NOT NULL,
+    headers      TEXT
+);

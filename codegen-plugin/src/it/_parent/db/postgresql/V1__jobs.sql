@@ -14,3 +14,10 @@ CREATE TABLE jobs_dead (
     account_id BIGINT,
     payload    BYTEA
 );
+
+CREATE TABLE outbox_records (
+    id           BIGSERIAL PRIMARY KEY,
+    name         TEXT NOT NULL,
+    payload      BYTEA NOT NULL,
+    headers      TEXT
+);

@@ -14,3 +14,10 @@ CREATE TABLE jobs_dead (
     account_id BIGINT,
     payload    BLOB
 );
+
+CREATE TABLE outbox_records (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    name         TEXT NOT NULL,
+    payload      BLOB NOT NULL,
+    headers      TEXT
+);

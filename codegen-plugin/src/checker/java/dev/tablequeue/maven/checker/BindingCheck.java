@@ -28,12 +28,14 @@ final class BindingCheck {
     private final Findings findings;
     private final Findings.Where where;
     private final Set<String> missing = new HashSet<>();
+    private final Columns columns;
 
     BindingCheck(BindingScanner.Found found, Target target, Findings findings) {
         this.found = found;
         this.target = target;
         this.findings = findings;
         this.where = new Findings.Where(found.label(), target.label(), found.binding().tableName());
+        this.columns = new Columns(target, findings, missing);
     }
 
     /** Runs the check, with {@code deadLetterTable} the dead-letter table of the binding's subscriptions (or null). */
@@ -63,9 +65,7 @@ final class BindingCheck {
     }
 
     private Optional<TableShape> shape(Table<?> table) throws SQLException {
-        String schema = table.getSchema() == null || table.getSchema().getName().isEmpty()
-                ? null : table.getSchema().getName();
-        return target.schema().table(schema, table.getName());
+        return columns.shape(table);
     }
 
     private void roles(RoleBinding<?> binding, TableShape table) {
@@ -77,15 +77,8 @@ final class BindingCheck {
             if (column.isEmpty()) {
                 continue;
             }
-            Set<TypeFamily> allowed = RoleTypes.allowed(role, target.schemaDialect());
-            if (allowed != null && !allowed.contains(column.get().family())) {
-                findings.violation(at, role.setting() + " takes a column of " + RoleTypes.describe(allowed)
-                        + ", and this one is " + column.get().typeName());
-            }
-            if (RoleTypes.nullable(role) && !column.get().nullable()) {
-                findings.violation(at, "the column is NOT NULL, and " + role.setting() + " needs NULL: a new row is"
-                        + " written without it");
-            }
+            columns.carries(column.get(), role.setting(), RoleTypes.allowed(role, target.schemaDialect()),
+                    RoleTypes.nullable(role), at);
             if (role == Role.ID && !table.isKey(name)) {
                 findings.violation(at, "the id is not a key of the migrated table (no primary key or unique index on"
                         + " it alone), so a settlement could change more than its row");
@@ -104,14 +97,8 @@ final class BindingCheck {
         }
     }
 
-    /** The migrated column {@code name}, reporting it missing (once) where the table has none. */
     private Optional<TableShape.Column> column(TableShape table, String name, Findings.Where at) {
-        Optional<TableShape.Column> column = table.column(name);
-        if (column.isEmpty()) {
-            missing.add(name);
-            findings.violation(at, "the migrated table has no such column");
-        }
-        return column;
+        return columns.column(table, name, at);
     }
 
     private void deadLetterColumns(RoleBinding<?> binding, Table<?> deadLetter) throws SQLException {

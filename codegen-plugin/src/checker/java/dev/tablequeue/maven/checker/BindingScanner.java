@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Finds the bindings of the project: every {@code static final RoleBinding} field of its compiled classes.
+ * Finds the bindings of the project: every {@code static final RoleBinding} field of its compiled classes, and
+ * every {@code static final OutboxBinding} where the project has the outbox (its class is named, not linked, so
+ * the check runs on a project without {@code tablequeue-outbox}).
  * Reading a constant initialises its class, as the service's first use would; a binding that breaks a rule
  * fails there, and is reported with the message {@code build()} gave.
  */
@@ -26,15 +28,25 @@ final class BindingScanner {
      */
     record Found(String label, RoleBinding<?> binding) {}
 
+    /**
+     * An outbox binding constant, held as an {@code Object}: {@code OutboxBinding} is loaded only where the
+     * project has it.
+     */
+    record FoundOutbox(String label, Object binding) {}
+
+    /** The outbox's binding class, by name. */
+    static final String OUTBOX_BINDING = "dev.tablequeue.outbox.OutboxBinding";
+
     /** A class whose binding constants cannot be read: its initialisation failed. */
     record Broken(String className, List<String> constants, Throwable cause) {}
 
     /** What the scan found. */
-    record Scan(List<Found> bindings, List<Broken> broken, int classes) {}
+    record Scan(List<Found> bindings, List<FoundOutbox> outboxes, List<Broken> broken, int classes) {}
 
     /** Scans the classes under {@code root} that some of {@code selections} may check, loaded by {@code loader}. */
     static Scan scan(Path root, ClassLoader loader, List<Selection> selections) {
         List<Found> found = new ArrayList<>();
+        List<FoundOutbox> outboxes = new ArrayList<>();
         List<Broken> broken = new ArrayList<>();
         List<String> names = classNames(root);
         for (String name : names) {
@@ -48,7 +60,9 @@ final class BindingScanner {
                 type = Class.forName(name, false, loader);
                 for (Field f : type.getDeclaredFields()) {
                     int m = f.getModifiers();
-                    if (Modifier.isStatic(m) && Modifier.isFinal(m) && RoleBinding.class.isAssignableFrom(f.getType())
+                    boolean binding = RoleBinding.class.isAssignableFrom(f.getType())
+                            || f.getType().getName().equals(OUTBOX_BINDING);
+                    if (Modifier.isStatic(m) && Modifier.isFinal(m) && binding
                             && selections.stream().anyMatch(s -> s.selects(label + "." + f.getName()))) {
                         constants.add(f);
                     }
@@ -61,8 +75,10 @@ final class BindingScanner {
                 for (Field f : constants) {
                     f.setAccessible(true);
                     Object value = f.get(null);
-                    if (value != null) {
-                        found.add(new Found(label + "." + f.getName(), (RoleBinding<?>) value));
+                    if (value instanceof RoleBinding<?> b) {
+                        found.add(new Found(label + "." + f.getName(), b));
+                    } else if (value != null) {
+                        outboxes.add(new FoundOutbox(label + "." + f.getName(), value));
                     }
                 }
             } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
@@ -72,7 +88,7 @@ final class BindingScanner {
                 broken.add(new Broken(label, constants.stream().map(Field::getName).toList(), e));
             }
         }
-        return new Scan(found, broken, names.size());
+        return new Scan(found, outboxes, broken, names.size());
     }
 
     private static List<String> classNames(Path root) {

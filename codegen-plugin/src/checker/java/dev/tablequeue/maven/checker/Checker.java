@@ -50,17 +50,20 @@ public final class Checker {
             findings.violation(broken.className() + "." + String.join(", ", broken.constants()) + ": the binding"
                     + " does not initialise: " + broken.cause());
         }
-        findings.info("found " + scan.bindings().size() + " binding(s) in " + scan.classes() + " classes of "
-                + config.classes());
+        findings.info("found " + scan.bindings().size() + " binding(s)"
+                + (scan.outboxes().isEmpty() ? "" : " and " + scan.outboxes().size() + " outbox binding(s)")
+                + " in " + scan.classes() + " classes of " + config.classes());
         for (int i = 0; i < config.databases().size(); i++) {
             CheckConfig.DatabaseConfig database = config.databases().get(i);
             List<BindingScanner.Found> selected = scan.bindings().stream()
+                    .filter(f -> database.selection().selects(f.label())).toList();
+            List<BindingScanner.FoundOutbox> outboxes = scan.outboxes().stream()
                     .filter(f -> database.selection().selects(f.label())).toList();
             Scratch scratch = null;
             try {
                 scratch = open(database, i);
                 if (scratch != null) {
-                    check(database, scratch, selected);
+                    check(database, scratch, selected, outboxes);
                 }
             } catch (CheckFailure e) {
                 findings.violation(e.getMessage());
@@ -111,7 +114,8 @@ public final class Checker {
         }
     }
 
-    private void check(CheckConfig.DatabaseConfig database, Scratch scratch, List<BindingScanner.Found> selected) {
+    private void check(CheckConfig.DatabaseConfig database, Scratch scratch, List<BindingScanner.Found> selected,
+            List<BindingScanner.FoundOutbox> outboxes) {
         try {
             int applied = Migrations.migrate(scratch.url(), database.locations(), database.placeholders(),
                     findings::debug);
@@ -126,11 +130,14 @@ public final class Checker {
             SchemaDialect schemaDialect = SchemaDialect.of(dialect);
             Target target = new Target(scratch.label(), dialect, schemaDialect,
                     new SchemaReader(connection, schemaDialect), connection);
-            if (selected.isEmpty()) {
+            if (selected.isEmpty() && outboxes.isEmpty()) {
                 findings.info(scratch.label() + ": no binding is selected for this database");
             }
             for (BindingScanner.Found found : selected) {
                 new BindingCheck(found, target, findings).run(deadLetterTable(found.label()));
+            }
+            for (BindingScanner.FoundOutbox found : outboxes) {
+                new OutboxCheck(found, target, findings).run();
             }
         } catch (SQLException e) {
             findings.violation(scratch.label() + ": the check cannot read the migrated database: " + e.getMessage());

@@ -1,0 +1,1 @@
+ALTER TABLE outbox_records DROP COLUMN headers;
