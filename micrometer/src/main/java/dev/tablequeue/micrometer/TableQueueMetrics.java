@@ -190,6 +190,11 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
     }
 
     @Override
+    public void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {
+        meters(delivery).settlementsUnknown.increment();
+    }
+
+    @Override
     public void decodeFailed(Delivery delivery, Throwable failure) {
         meters(delivery).decodeFailures.increment();
     }
@@ -221,6 +226,7 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
         final Counter dropped;
         final Counter deadLettered;
         final Counter settlementFailures;
+        final Counter settlementsUnknown;
         final Counter decodeFailures;
         final Counter leasesLost;
         final Timer handler;
@@ -235,6 +241,9 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
             deadLettered = settled(registry, tags, "dead_lettered");
             settlementFailures = Counter.builder("tablequeue.deliveries.settlement.failures").tags(tags)
                     .description("outcomes that could not be written").register(registry);
+            settlementsUnknown = Counter.builder("tablequeue.deliveries.settlement.unknown").tags(tags)
+                    .description("outcomes whose commit was cut off with its connection: written or not, unknown")
+                    .register(registry);
             decodeFailures = Counter.builder("tablequeue.deliveries.decode.failures").tags(tags)
                     .description("rows that did not decode").register(registry);
             leasesLost = Counter.builder("tablequeue.leases.lost").tags(tags)
