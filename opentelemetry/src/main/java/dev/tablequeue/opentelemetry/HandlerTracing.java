@@ -9,7 +9,6 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import java.util.OptionalInt;
 
 /**
@@ -24,17 +23,15 @@ import java.util.OptionalInt;
  * is then kept as a link.
  */
 final class HandlerTracing implements HandlerMiddleware {
-    private final Telemetry telemetry;
-    private final String system;
+    private final Spans spans;
 
-    HandlerTracing(Telemetry telemetry, String system) {
-        this.telemetry = telemetry;
-        this.system = system;
+    HandlerTracing(Spans spans) {
+        this.spans = spans;
     }
 
     @Override
     public Outcome handle(String name, Delivery delivery, Next next) throws Exception {
-        Telemetry.Resolved t = telemetry.current();
+        Telemetry.Resolved t = spans.telemetry().current();
         if (t.off()) {
             return next.call();
         }
@@ -42,13 +39,7 @@ final class HandlerTracing implements HandlerMiddleware {
         SpanContext ambientSpan = Span.fromContext(ambient).getSpanContext();
         Context parent = t.propagator().extract(ambient, delivery.headers(), Headers.GETTER);
         SpanContext creation = Span.fromContext(parent).getSpanContext();
-        SpanBuilder builder = t.tracer().spanBuilder("process " + delivery.queue())
-                .setSpanKind(SpanKind.CONSUMER)
-                .setParent(parent)
-                .setAttribute(MessagingAttributes.MESSAGING_SYSTEM, system)
-                .setAttribute(MessagingAttributes.MESSAGING_DESTINATION_NAME, delivery.queue())
-                .setAttribute(MessagingAttributes.MESSAGING_OPERATION_TYPE, "process")
-                .setAttribute(MessagingAttributes.MESSAGING_OPERATION_NAME, "process");
+        SpanBuilder builder = spans.builder(t, SpanKind.CONSUMER, "process", "process", delivery.queue(), parent);
         if (creation.isValid() && !creation.equals(ambientSpan)) {
             builder.addLink(creation);
             if (ambientSpan.isValid()) {
@@ -66,8 +57,7 @@ final class HandlerTracing implements HandlerMiddleware {
             builder.setAttribute(MessagingAttributes.TABLEQUEUE_ATTEMPT, attempt.getAsInt());
         }
         Span span = builder.startSpan();
-        Scope scope = parent.with(span).makeCurrent();
-        try {
+        return Spans.around(span, parent.with(span), () -> {
             Outcome outcome = next.call();
             if (outcome == null) {
                 span.setStatus(StatusCode.ERROR, "the handler answered no outcome");
@@ -75,13 +65,7 @@ final class HandlerTracing implements HandlerMiddleware {
                 span.setAttribute(MessagingAttributes.TABLEQUEUE_OUTCOME, name(outcome));
             }
             return outcome;
-        } catch (Exception | Error e) {
-            Spans.failed(span, e);
-            throw e;
-        } finally {
-            scope.close();
-            span.end();
-        }
+        });
     }
 
     static String name(Outcome outcome) {

@@ -5,7 +5,6 @@ import dev.tablequeue.transport.PublishMiddleware;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 
 /**
  * The publish middleware: a PRODUCER span around the rest of the publish, whose context the propagator
@@ -17,42 +16,27 @@ import io.opentelemetry.context.Scope;
  * trace it was first published in.
  */
 final class PublishTracing implements PublishMiddleware {
-    private final Telemetry telemetry;
-    private final String system;
+    private final Spans spans;
 
-    PublishTracing(Telemetry telemetry, String system) {
-        this.telemetry = telemetry;
-        this.system = system;
+    PublishTracing(Spans spans) {
+        this.spans = spans;
     }
 
     @Override
     public void publish(OutgoingMessage message, Send next) throws Exception {
-        Telemetry.Resolved t = telemetry.current();
+        Telemetry.Resolved t = spans.telemetry().current();
         if (t.off()) {
             next.send(message);
             return;
         }
         Context parent = parent(t, message);
-        Span span = t.tracer().spanBuilder("publish " + message.name())
-                .setSpanKind(SpanKind.PRODUCER)
-                .setParent(parent)
-                .setAttribute(MessagingAttributes.MESSAGING_SYSTEM, system)
-                .setAttribute(MessagingAttributes.MESSAGING_DESTINATION_NAME, message.name())
-                .setAttribute(MessagingAttributes.MESSAGING_OPERATION_TYPE, "send")
-                .setAttribute(MessagingAttributes.MESSAGING_OPERATION_NAME, "publish")
-                .startSpan();
+        Span span = spans.builder(t, SpanKind.PRODUCER, "publish", "send", message.name(), parent).startSpan();
         Context context = parent.with(span);
         t.propagator().inject(context, message, Headers.SETTER);
-        Scope scope = context.makeCurrent();
-        try {
+        Spans.around(span, context, () -> {
             next.send(message);
-        } catch (Exception | Error e) {
-            Spans.failed(span, e);
-            throw e;
-        } finally {
-            scope.close();
-            span.end();
-        }
+            return null;
+        });
     }
 
     private static Context parent(Telemetry.Resolved t, OutgoingMessage message) {

@@ -30,12 +30,10 @@ public final class TableQueueTracing {
     /** The messaging system of a queue table: {@value}. */
     public static final String TABLEQUEUE = "tablequeue";
 
-    private final Telemetry telemetry;
-    private final String system;
+    private final Spans spans;
 
-    private TableQueueTracing(Telemetry telemetry, String system) {
-        this.telemetry = telemetry;
-        this.system = system;
+    private TableQueueTracing(Spans spans) {
+        this.spans = spans;
     }
 
     /** Tracing with {@code openTelemetry}, for a queue table (messaging system {@value #TABLEQUEUE}). */
@@ -63,17 +61,17 @@ public final class TableQueueTracing {
 
     /** The middleware to add to a transport's publishes; add it before the outbox's. */
     public PublishMiddleware publishMiddleware() {
-        return new PublishTracing(telemetry, system);
+        return new PublishTracing(spans);
     }
 
     /** The middleware to add to a transport's handler calls; add it before the outbox's. */
     public HandlerMiddleware handlerMiddleware() {
-        return new HandlerTracing(telemetry, system);
+        return new HandlerTracing(spans);
     }
 
     /** The messaging system the spans name. */
     public String system() {
-        return system;
+        return spans.system();
     }
 
     /** Configures a {@link TableQueueTracing}. */
@@ -99,8 +97,8 @@ public final class TableQueueTracing {
         }
 
         public TableQueueTracing build() {
-            return new TableQueueTracing(openTelemetry == null ? Telemetry.global() : Telemetry.of(openTelemetry),
-                    system);
+            return new TableQueueTracing(new Spans(openTelemetry == null ? Telemetry.global() : Telemetry.of(openTelemetry),
+                    system));
         }
     }
 }
