@@ -38,7 +38,7 @@ final class OutboxRun {
     static final class Inbox extends TableImpl<Record> {
         private static final long serialVersionUID = 1L;
         final TableField<Record, Long> ID = createField(DSL.name("id"),
-                SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+                SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         final TableField<Record, String> GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR, this, "");
         final TableField<Record, Integer> ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER
                 .nullable(false).defaultValue(DSL.inline(1)), this, "");
@@ -61,7 +61,7 @@ final class OutboxRun {
     static final class Records extends TableImpl<Record> {
         private static final long serialVersionUID = 1L;
         final TableField<Record, Long> ID = createField(DSL.name("id"),
-                SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+                SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         final TableField<Record, String> NAME = createField(DSL.name("name"), SQLDataType.VARCHAR, this, "");
         final TableField<Record, byte[]> PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
         final TableField<Record, String> HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");

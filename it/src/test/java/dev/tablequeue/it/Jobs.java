@@ -32,7 +32,7 @@ public final class Jobs extends TableImpl<Record> {
 
     public Jobs(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
                 .defaultValue(DSL.inline(0)), this, "");

@@ -24,7 +24,7 @@ public final class InboxTable extends TableImpl<Record> {
 
     public InboxTable(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         RETRY_AFTER = createField(DSL.name("retry_after"), defaulted(time), this, "");
         ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER.nullable(false)

@@ -123,9 +123,12 @@ public abstract class OutboxContract extends OutboxFixture {
 
         try (var c = pool.getConnection()) {
             c.setAutoCommit(false);
-            try (AfterCommit after = outbox.afterCommit()) {
+            AfterCommit rolledBack = outbox.afterCommit();
+            try {
                 transport.publish(DSL.using(c, database().sqlDialect()), "orders", new Order(1));
                 c.rollback();
+            } finally {
+                rolledBack.close(); // closed without committed(): the send is dropped
             }
             try (AfterCommit after = outbox.afterCommit()) {
                 transport.publish(DSL.using(c, database().sqlDialect()), "orders", new Order(2));

@@ -21,7 +21,7 @@ public final class RecordTable extends TableImpl<Record> {
 
     public RecordTable(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         NAME = createField(DSL.name("name"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.nullable(false), this, "");
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");

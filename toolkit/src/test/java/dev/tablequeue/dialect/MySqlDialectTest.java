@@ -421,7 +421,7 @@ class MySqlDialectTest {
 
         OtherSchemaJobs() {
             super(DSL.name("jobs"), DSL.schema(DSL.name(OTHER_SCHEMA)));
-            ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+            ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
             GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         }
     }

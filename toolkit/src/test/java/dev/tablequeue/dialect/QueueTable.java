@@ -31,7 +31,7 @@ final class QueueTable<T extends Temporal> extends TableImpl<Record> {
 
     QueueTable(String name, DataType<T> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
                 .defaultValue(DSL.inline(0)), this, "");

@@ -1,0 +1,8 @@
+package dev.tablequeue.opentelemetry;
+
+class SqliteTableTracingTest extends TableTracingContract {
+    @Override
+    protected TraceDatabase db() {
+        return TraceDatabase.SQLITE;
+    }
+}
