@@ -122,11 +122,12 @@ final class Settlement {
                 failed(p, closed(d, p.outcome()));
                 return false;
             }
+            Plan written = null;
             try {
                 if (!p.writesNothing()) {
                     Plan plan = plan(p);
                     writeLocked(plan);
-                    succeeded(plan);
+                    written = plan;
                 }
             } catch (Exception e) {
                 failed(p, e);
@@ -134,6 +135,11 @@ final class Settlement {
                 if (!unlock(d.connection, d.advisoryKey)) {
                     d.evicted = true;
                 }
+            }
+            // Reported (and the claim woken) once the key is free: a claim woken while the key is still held
+            // would skip the row it was woken for and sleep a whole poll interval.
+            if (written != null) {
+                succeeded(written);
             }
             return true;
         } finally {
