@@ -2,6 +2,7 @@ package dev.tablequeue.examples.demo;
 
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
@@ -77,14 +78,16 @@ public final class Demo {
         Plan plan = new Plan(options.jobs());
         // A connection for each worker's claim or settlement, one for the lease keeper, and the one the
         // broker never takes for itself.
-        try (DemoDatabase db = DemoDatabase.open(options.url(), options.workers() + 3)) {
+        try (DemoDatabase db = DemoDatabase.open(options.url(), options.workers() + 3);
+                DemoMeters meters = new DemoMeters()) {
             out.printf(Locale.ROOT, "tablequeue demo: %,d jobs, %d workers, on %s%n", plan.jobs(), options.workers(),
                     db.describe());
             int applied = db.migrate();
             out.printf(Locale.ROOT, "migrated %s: %d migration(s) applied%n", db.kind().name().toLowerCase(Locale.ROOT),
                     applied);
             Tally tally = new Tally(plan.jobs());
-            QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(tally).build();
+            QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL)
+                    .listener(BrokerListener.all(tally, meters.listener())).build();
             RoleBinding<?> binding = db.binding();
             broker.subscribe(InboxQueue.of(binding, QUEUE))
                     .payload(DemoJob.class)
@@ -92,6 +95,7 @@ public final class Demo {
                     .maxAttempts(Plan.MAX_ATTEMPTS)
                     .deadLetter(DEAD_LETTER)
                     .handle(Demo::handle);
+            meters.bind(broker);
             DSLContext ctx = DSL.using(db.pool(), broker.dialect().sqlDialect());
             try {
                 int earlier = ctx.deleteFrom(binding.table()).execute();
@@ -99,7 +103,7 @@ public final class Demo {
                     out.printf(Locale.ROOT, "emptied %s: %,d rows of an earlier run%n", binding.tableName(), earlier);
                 }
                 enqueue(plan, broker.publisher(), binding, ctx, out);
-                return process(plan, broker, tally, ctx, binding, out, terminal);
+                return process(plan, broker, tally, meters, ctx, binding, out, terminal);
             } finally {
                 broker.close();
             }
@@ -136,8 +140,8 @@ public final class Demo {
     }
 
     /** Starts the broker, shows progress until every job has reached its end (or none has for a while), closes it. */
-    private static Summary process(Plan plan, QueueBroker broker, Tally tally, DSLContext ctx, RoleBinding<?> binding,
-            PrintStream out, boolean terminal) {
+    private static Summary process(Plan plan, QueueBroker broker, Tally tally, DemoMeters meters, DSLContext ctx,
+            RoleBinding<?> binding, PrintStream out, boolean terminal) {
         Progress progress = new Progress(out, terminal, plan.jobs());
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();
@@ -169,7 +173,8 @@ public final class Demo {
         Tally.Counts counts = tally.counts();
         progress.finish(counts, elapsed);
         problems.addAll(check(plan, counts, ctx, binding));
-        Summary summary = new Summary(plan, counts, elapsed, report, List.copyOf(problems));
+        DemoMeters.Figures figures = meters.read(binding.tableName(), QUEUE);
+        Summary summary = new Summary(plan, counts, elapsed, report, figures, List.copyOf(problems));
         summary.print(out);
         return summary;
     }

@@ -14,9 +14,11 @@ import java.util.Locale;
  * @param counts what the listener counted
  * @param elapsed from the broker's start to the last job's end (or to giving up)
  * @param shutdown what closing the broker reported
+ * @param meters the queue's Micrometer meters at the end
  * @param problems each way the run fell short of the plan, in words; empty when it did not
  */
-record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport shutdown, List<String> problems) {
+record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport shutdown, DemoMeters.Figures meters,
+        List<String> problems) {
 
     long processed() {
         return counts.processed();
@@ -52,6 +54,7 @@ record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport 
                     counts.firstFailure());
         }
         out.println("broker closed: " + shutdown);
+        meters.print(out);
         if (ok()) {
             out.println("OK: every job was processed or dead-lettered as planned");
         } else {

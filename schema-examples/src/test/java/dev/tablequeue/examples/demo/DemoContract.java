@@ -60,6 +60,33 @@ public abstract class DemoContract {
     }
 
     @Test
+    final void the_micrometer_meters_printed_at_the_end_agree_with_what_the_run_did() {
+        Plan plan = new Plan(JOBS);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        Summary summary = run(out, "--jobs", String.valueOf(JOBS), "--workers", "4", "--url", db.url());
+
+        DemoMeters.Figures m = summary.meters();
+        assertThat(m.acknowledged()).isEqualTo(plan.processed());
+        assertThat(m.retried()).isEqualTo(plan.retries());
+        assertThat(m.deadLettered()).isEqualTo(plan.dead());
+        assertThat(m.dropped()).isZero();
+        assertThat(m.decodeFailures()).isZero();
+        assertThat(m.settlementFailures()).isZero();
+        // every delivery was claimed once: the first attempts, the retries, and the last attempts of the dead
+        long deliveries = plan.processed() + plan.retries() + plan.dead();
+        assertThat(m.claimed()).isEqualTo(deliveries);
+        assertThat(m.handler().count()).isEqualTo(deliveries);
+        assertThat(m.claims().count()).isPositive();
+        assertThat(m.pendingRows()).isZero();
+        assertThat(m.deadRows()).isEqualTo(plan.dead());
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .containsPattern("tablequeue.deliveries.settled\\{outcome=acknowledged} +" + plan.processed() + "\n")
+                .containsPattern("tablequeue.deliveries.settled\\{outcome=dead_lettered} +" + plan.dead() + "\n")
+                .containsPattern("tablequeue.handler +" + deliveries + " runs, mean [0-9.]+ ms");
+    }
+
+    @Test
     final void a_second_run_on_the_same_database_migrates_nothing_and_starts_from_an_empty_queue() {
         run(new ByteArrayOutputStream(), "--jobs", "20", "--url", db.url());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
