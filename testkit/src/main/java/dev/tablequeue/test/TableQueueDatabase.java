@@ -1,0 +1,365 @@
+package dev.tablequeue.test;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * A JUnit 5 extension that gives a test class a database of its own: created before the class's first test,
+ * migrated with Flyway from the service's own migrations, and dropped after its last. Register it in a static
+ * field:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final TableQueueDatabase db = TableQueueDatabase.on(Engine.POSTGRES)
+ *         .migrations("classpath:db/migration/postgresql")
+ *         .build();
+ * }</pre>
+ *
+ * <p>The server comes from the engine's variable ({@code TABLEQUEUE_POSTGRES_URL}, {@code TABLEQUEUE_MARIADB_URL},
+ * {@code TABLEQUEUE_MYSQL_URL}: an administrative JDBC URL), else from the system property of the same name in
+ * lower case with dots ({@code tablequeue.postgres.url}), else from a Testcontainers container started once per
+ * JVM where a Docker engine answers. Where none gives a server, the class's tests are skipped with a message that
+ * says what to set, or, where {@code TABLEQUEUE_REQUIRE_LIVE=1}, they fail with it. SQLite needs no server: a
+ * fresh file in a temporary folder.
+ *
+ * <p>The database is named {@code <prefix>kit_<class>_<random>}, the prefix {@code TABLEQUEUE_DB_PREFIX} or
+ * {@code tq_}, so classes that run side by side, or builds on one server, do not meet.
+ */
+public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCallback {
+    private static final Pattern SERVER_URL = Pattern.compile("^(jdbc:[a-z]+://[^/?]+)(/[^?]*)?(\\?.*)?$");
+
+    private final Engine engine;
+    private final List<String> migrations;
+    private final Map<String, String> placeholders;
+    private final int poolSize;
+    private final String image;
+    private final Finder finder;
+    private final BooleanSupplier liveRequired;
+
+    private volatile Open open;
+
+    /** Finds the server for an engine and image (the kit's own tests give one that finds none). */
+    @FunctionalInterface
+    interface Finder {
+        Servers.Server find(Engine engine, String image);
+    }
+
+    /** What the extension made for the class under way. */
+    private record Open(String name, String url, String adminUrl, String origin, Path file, HikariDataSource pool,
+            int migrationsApplied) {}
+
+    private TableQueueDatabase(Builder b) {
+        this.engine = b.engine;
+        this.migrations = List.copyOf(b.migrations);
+        this.placeholders = Map.copyOf(b.placeholders);
+        this.poolSize = b.poolSize;
+        this.image = b.image == null ? engine.defaultImage() : b.image;
+        this.finder = b.finder;
+        this.liveRequired = b.liveRequired;
+    }
+
+    /** Starts an extension for a database on {@code engine}. */
+    public static Builder on(Engine engine) {
+        return new Builder(engine);
+    }
+
+    /** Whether a missing server fails the tests instead of skipping them ({@code TABLEQUEUE_REQUIRE_LIVE=1}). */
+    static boolean liveRequired() {
+        return "1".equals(System.getenv("TABLEQUEUE_REQUIRE_LIVE"));
+    }
+
+    /** The prefix of the databases the kit creates: {@code TABLEQUEUE_DB_PREFIX}, or {@code tq_}. */
+    static String prefix() {
+        String set = System.getenv("TABLEQUEUE_DB_PREFIX");
+        return set == null || set.isBlank() ? "tq_" : set.strip();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        if (open != null) {
+            throw new IllegalStateException("a TableQueueDatabase serves one test class at a time: register it in a"
+                    + " static field of each class (it was still open for another when "
+                    + context.getDisplayName() + " started)");
+        }
+        String name = name(context.getRequiredTestClass());
+        Open made = engine == Engine.SQLITE ? sqlite(name) : onServer(name, context);
+        try {
+            open = migrate(made);
+        } catch (RuntimeException e) {
+            drop(made);
+            throw e;
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        Open was = open;
+        open = null;
+        if (was != null) {
+            drop(was);
+        }
+    }
+
+    private String name(Class<?> testClass) {
+        String simple = testClass.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        String random = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
+        String head = (prefix() + "kit_").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        // PostgreSQL keeps 63 bytes of a name and MySQL 64: the class name gives way
+        int room = 60 - head.length() - random.length() - 1;
+        return head + simple.substring(0, Math.max(0, Math.min(simple.length(), room))) + "_" + random;
+    }
+
+    private Open sqlite(String name) {
+        try {
+            Path dir = Files.createTempDirectory("tablequeue-test-");
+            Path file = dir.resolve(name + ".db");
+            String url = "jdbc:sqlite:" + file;
+            return new Open(name, url, null, "file " + file, file, pool(url, name), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a SQLite file for the test class: " + e.getMessage(), e);
+        }
+    }
+
+    private Open onServer(String name, ExtensionContext context) {
+        Servers.Server server;
+        try {
+            server = finder.find(engine, image);
+        } catch (Servers.NoServer e) {
+            throw unavailable(context, e.getMessage(), e);
+        }
+        try (Connection c = DriverManager.getConnection(server.adminUrl()); Statement s = c.createStatement()) {
+            if (engine == Engine.POSTGRES) {
+                s.execute("CREATE DATABASE \"" + name + "\"");
+            } else {
+                s.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4");
+            }
+        } catch (SQLException e) {
+            throw unavailable(context, "cannot create database " + name + " on the " + engine + " server of "
+                    + server.origin() + " (" + redacted(server.adminUrl()) + "): " + e.getMessage(), e);
+        }
+        String url = withDatabase(server.adminUrl(), name);
+        return new Open(name, url, server.adminUrl(), server.origin(), null, pool(url, name), 0);
+    }
+
+    private RuntimeException unavailable(ExtensionContext context, String why, Exception cause) {
+        String message = context.getDisplayName() + ": " + why;
+        if (liveRequired.getAsBoolean()) {
+            return new IllegalStateException(message + " (TABLEQUEUE_REQUIRE_LIVE=1 makes this a failure)", cause);
+        }
+        return new TestAbortedException(message, cause);
+    }
+
+    private Open migrate(Open made) {
+        if (migrations.isEmpty()) {
+            return made;
+        }
+        try {
+            MigrateResult result = Flyway.configure(TableQueueDatabase.class.getClassLoader())
+                    .dataSource(made.pool())
+                    .locations(migrations.toArray(String[]::new))
+                    .placeholders(placeholders)
+                    .failOnMissingLocations(true)
+                    .load()
+                    .migrate();
+            return new Open(made.name(), made.url(), made.adminUrl(), made.origin(), made.file(), made.pool(),
+                    result.migrationsExecuted);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("the migrations " + migrations + " did not apply to " + engine
+                    + " database " + made.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private HikariDataSource pool(String url, String name) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        config.setPoolName("tablequeue-test-" + name);
+        if (engine == Engine.SQLITE) {
+            config.setConnectionInitSql("PRAGMA busy_timeout = 10000");
+        }
+        return new HikariDataSource(config);
+    }
+
+    private void drop(Open was) {
+        was.pool().close();
+        if (was.file() != null) {
+            try {
+                for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+                    Files.deleteIfExists(was.file().resolveSibling(was.file().getFileName() + suffix));
+                }
+                Files.deleteIfExists(was.file().getParent());
+            } catch (IOException ignored) {
+                // a temporary folder: the system cleans it
+            }
+            return;
+        }
+        try (Connection c = DriverManager.getConnection(was.adminUrl()); Statement s = c.createStatement()) {
+            s.execute(engine == Engine.POSTGRES
+                    ? "DROP DATABASE IF EXISTS \"" + was.name() + "\" WITH (FORCE)"
+                    : "DROP DATABASE IF EXISTS `" + was.name() + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot drop " + engine + " database " + was.name() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** {@code admin} with its database replaced by {@code db}. */
+    static String withDatabase(String admin, String db) {
+        Matcher m = SERVER_URL.matcher(admin);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a JDBC URL of a server (jdbc:<driver>://host[:port]/..): "
+                    + redacted(admin));
+        }
+        return m.group(1) + "/" + db + (m.group(3) == null ? "" : m.group(3));
+    }
+
+    /** {@code url} with a password in its query replaced by {@code ***}. */
+    static String redacted(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    private Open current() {
+        Open o = open;
+        if (o == null) {
+            throw new IllegalStateException("the " + engine + " database is made before a test class's first test and"
+                    + " dropped after its last: register the extension in a static field with @RegisterExtension, and"
+                    + " use it from the tests (or @BeforeAll methods) of that class");
+        }
+        return o;
+    }
+
+    /** The engine. */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The database's name (SQLite: the file's name without {@code .db}). */
+    public String name() {
+        return current().name();
+    }
+
+    /** The database's JDBC URL. */
+    public String url() {
+        return current().url();
+    }
+
+    /** Where the server came from: the variable or property that named it, the container's image, or the file. */
+    public String origin() {
+        return current().origin();
+    }
+
+    /** How many migrations Flyway applied to the fresh database. */
+    public int migrationsApplied() {
+        return current().migrationsApplied();
+    }
+
+    /** A HikariCP pool on the database, of the size the builder set; closed after the class. */
+    public DataSource dataSource() {
+        return current().pool();
+    }
+
+    /** A jOOQ context on {@link #dataSource()}, in the engine's dialect. */
+    public DSLContext dsl() {
+        SQLDialect dialect = switch (engine) {
+            case POSTGRES -> SQLDialect.POSTGRES;
+            case MARIADB -> SQLDialect.MARIADB;
+            case MYSQL -> SQLDialect.MYSQL;
+            case SQLITE -> SQLDialect.SQLITE;
+        };
+        return DSL.using(dataSource(), dialect);
+    }
+
+    @Override
+    public String toString() {
+        Open o = open;
+        return "TableQueueDatabase[" + engine + (o == null ? "" : ", " + o.name() + " from " + o.origin()) + "]";
+    }
+
+    /** Sets up a {@link TableQueueDatabase}. */
+    public static final class Builder {
+        private final Engine engine;
+        private final List<String> migrations = new ArrayList<>();
+        private final Map<String, String> placeholders = new LinkedHashMap<>();
+        private int poolSize = 10;
+        private String image;
+        private Finder finder = Servers::find;
+        private BooleanSupplier liveRequired = TableQueueDatabase::liveRequired;
+
+        private Builder(Engine engine) {
+            this.engine = Objects.requireNonNull(engine, "engine");
+        }
+
+        /**
+         * The Flyway locations to migrate the fresh database from ({@code classpath:db/migration/postgresql},
+         * {@code filesystem:src/main/resources/db/migration}); none: the database stays empty. A location that
+         * does not exist fails the class.
+         */
+        public Builder migrations(String... locations) {
+            migrations.addAll(List.of(locations));
+            return this;
+        }
+
+        /** A Flyway placeholder the migrations use. */
+        public Builder placeholder(String name, String value) {
+            placeholders.put(name, value);
+            return this;
+        }
+
+        /** The connections of {@link #dataSource()}'s pool (default 10). */
+        public Builder poolSize(int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("a pool needs at least one connection, not " + size);
+            }
+            this.poolSize = size;
+            return this;
+        }
+
+        /** The image of the container started where no URL is set (default: {@link Engine#defaultImage()}). */
+        public Builder image(String image) {
+            if (engine == Engine.SQLITE) {
+                throw new IllegalArgumentException("SQLite runs in no container, so it takes no image");
+            }
+            this.image = Objects.requireNonNull(image, "image");
+            return this;
+        }
+
+        /** For the kit's own tests: how the server is found, and whether a missing one fails. */
+        Builder finding(Finder finder, BooleanSupplier liveRequired) {
+            this.finder = finder;
+            this.liveRequired = liveRequired;
+            return this;
+        }
+
+        public TableQueueDatabase build() {
+            return new TableQueueDatabase(this);
+        }
+    }
+}
