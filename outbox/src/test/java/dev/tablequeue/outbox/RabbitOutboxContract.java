@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.testkit.LiveDatabase;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -63,6 +64,49 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         await().atMost(PATIENCE).until(() -> handled.size() == 1000 && unprocessed(t) == 0);
         assertThat(handled.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
         assertThat(records(t)).isEqualTo(1000);
+    }
+
+    @Test
+    public final void a_dead_letter_reaches_the_queues_dead_letter_exchange_and_a_drop_is_discarded()
+            throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        String dlx = LiveDatabase.prefix() + "dlx_" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String dead = dlx + ".dead";
+        RabbitTestTransport transport = rabbit(outbox, Map.of("x-dead-letter-exchange", dlx,
+                "x-dead-letter-routing-key", "dead"));
+        transport.withChannel(ch -> {
+            ch.exchangeDeclare(dlx, "direct", false, false, null);
+            ch.queueDeclare(dead, false, false, false, null);
+            ch.queueBind(dead, dlx, "dead");
+        });
+        try {
+            // one worker, so a prefetch of one: each message is answered before the next is delivered
+            transport.subscribe("orders", Order.class, 1,
+                    (order, d) -> order.n() % 2 == 0 ? Outcome.deadLetter() : Outcome.drop());
+            for (int n = 0; n <= 4; n++) {
+                transport.publish(null, "orders", new Order(n));
+            }
+            // 4 is answered after every other: once it is in the dead letter, so is whatever went there before it
+            List<String> arrived = new java.util.ArrayList<>();
+            await().atMost(PATIENCE).until(() -> {
+                transport.withChannel(ch -> {
+                    com.rabbitmq.client.GetResponse r;
+                    while ((r = ch.basicGet(dead, true)) != null) {
+                        arrived.add(new String(r.getBody(), java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                });
+                return arrived.stream().anyMatch(body -> body.contains("\"n\":4"));
+            });
+            assertThat(arrived).hasSize(3).allSatisfy(body -> assertThat(body).containsPattern("\"n\":[024]\\b"));
+            await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
+            assertThat(transport.ready("orders")).isZero();
+        } finally {
+            transport.withChannel(ch -> {
+                ch.queueDelete(dead);
+                ch.exchangeDelete(dlx);
+            });
+        }
     }
 
     @Test

@@ -28,7 +28,8 @@ final class RabbitSettle {
     void settle(Outcome outcome) {
         switch (outcome) {
             case Outcome.Ack a -> answer("ack", () -> channel.basicAck(delivery.tag(), false));
-            case Outcome.Drop d -> answer("reject", () -> channel.basicReject(delivery.tag(), false));
+            // discarded: acknowledged, so no dead-letter exchange takes it (a table broker marks it processed)
+            case Outcome.Drop d -> answer("ack", () -> channel.basicAck(delivery.tag(), false));
             // rejected without requeue: the queue's dead-letter exchange takes it, where the queue declares one
             case Outcome.DeadLetter d -> answer("reject", () -> channel.basicReject(delivery.tag(), false));
             case Outcome.Retry r -> answer("nack", () -> channel.basicNack(delivery.tag(), false, true));
