@@ -49,6 +49,9 @@ import org.opentest4j.TestAbortedException;
  * says what to set, or, where {@code TABLEQUEUE_REQUIRE_LIVE=1}, they fail with it. SQLite needs no server: a
  * fresh file in a temporary folder.
  *
+ * <p>It sets the system property {@value #TEST_KIT_PROPERTY} to {@code true} (where it is not set), so the
+ * outbox, under the kit, passes messages untracked unless {@code TABLEQUEUE_OUTBOX=on}.
+ *
  * <p>The database is named {@code <prefix>kit_<class>_<random>}, the prefix {@code TABLEQUEUE_DB_PREFIX} or
  * {@code tq_}, so classes that run side by side, or builds on one server, do not meet.
  */
@@ -101,8 +104,17 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
         return set == null || set.isBlank() ? "tq_" : set.strip();
     }
 
+    /**
+     * The system property that tells tablequeue's modules they run under the test kit: the outbox is then off
+     * (its middlewares pass every message untouched) unless {@code TABLEQUEUE_OUTBOX=on}.
+     */
+    public static final String TEST_KIT_PROPERTY = "tablequeue.testkit";
+
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (System.getProperty(TEST_KIT_PROPERTY) == null) {
+            System.setProperty(TEST_KIT_PROPERTY, "true");
+        }
         if (open != null) {
             throw new IllegalStateException("a TableQueueDatabase serves one test class at a time: register it in a"
                     + " static field of each class (it was still open for another when "

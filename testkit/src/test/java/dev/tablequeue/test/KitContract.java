@@ -64,6 +64,8 @@ abstract class KitContract {
             assertThat(tables.next()).as("kit_jobs in " + db()).isTrue();
         }
         assertThat(db().dsl().fetchCount(t)).isZero();
+        // the outbox reads it to stay off under the kit
+        assertThat(System.getProperty(TableQueueDatabase.TEST_KIT_PROPERTY)).isEqualTo("true");
     }
 
     @Test

@@ -1,0 +1,34 @@
+package dev.tablequeue.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.tablequeue.outbox.Outbox;
+import dev.tablequeue.outbox.OutboxBinding;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Under the kit the outbox is off: it needs no record table, and tracks nothing. */
+class OutboxUnderTheKitTest {
+    @RegisterExtension
+    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).build();
+
+    @Test
+    void an_outbox_built_under_the_kit_is_off_and_needs_no_record_table() {
+        assumeFalse("on".equalsIgnoreCase(System.getenv("TABLEQUEUE_OUTBOX")), "TABLEQUEUE_OUTBOX=on turns it on");
+        // a record table the fresh database does not have: an outbox that tracked would refuse it at build()
+        Table<Record> missing = DSL.table(DSL.name("no_such_outbox"));
+        OutboxBinding<Record> binding = OutboxBinding.of(missing,
+                DSL.field(DSL.name("no_such_outbox", "id"), SQLDataType.BIGINT),
+                DSL.field(DSL.name("no_such_outbox", "name"), SQLDataType.VARCHAR(100)),
+                DSL.field(DSL.name("no_such_outbox", "payload"), SQLDataType.BLOB)).build();
+
+        Outbox outbox = Outbox.builder(DB.dataSource()).register("orders", binding).build();
+
+        assertThat(outbox.enabled()).isFalse();
+    }
+}
