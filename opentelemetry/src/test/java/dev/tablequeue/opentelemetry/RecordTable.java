@@ -19,9 +19,11 @@ final class RecordTable extends TableImpl<Record> {
     final TableField<Record, String> HEADERS;
     final TableField<Record, ? extends Temporal> PROCESSED_AT;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     RecordTable(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         NAME = createField(DSL.name("name"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.nullable(false), this, "");
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");

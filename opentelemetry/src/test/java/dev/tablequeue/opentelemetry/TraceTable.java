@@ -25,10 +25,12 @@ final class TraceTable extends TableImpl<Record> {
     final TableField<Record, byte[]> PAYLOAD;
     private final HeaderLayout layout;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     TraceTable(String name, DataType<? extends Temporal> time, HeaderLayout layout) {
         super(DSL.name(name));
         this.layout = layout;
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         RETRY_AFTER = createField(DSL.name("retry_after"), defaulted(time), this, "");
         ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER.nullable(false).defaultValue(DSL.inline(1)),

@@ -22,9 +22,11 @@ public final class InboxTable extends TableImpl<Record> {
     public final TableField<Record, String> HEADERS;
     public final TableField<Record, byte[]> PAYLOAD;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     public InboxTable(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         RETRY_AFTER = createField(DSL.name("retry_after"), defaulted(time), this, "");
         ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER.nullable(false)

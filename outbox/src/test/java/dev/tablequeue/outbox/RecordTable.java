@@ -19,9 +19,11 @@ public final class RecordTable extends TableImpl<Record> {
     public final TableField<Record, ? extends Temporal> PROCESSED_AT;
     public final TableField<Record, ? extends Temporal> LOCKED_UNTIL;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     public RecordTable(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         NAME = createField(DSL.name("name"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.nullable(false), this, "");
         HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");

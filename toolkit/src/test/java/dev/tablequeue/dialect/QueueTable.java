@@ -29,9 +29,11 @@ final class QueueTable<T extends Temporal> extends TableImpl<Record> {
     final TableField<Record, String> NOTE;
     final TableField<Record, String> LAST_ERROR;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     QueueTable(String name, DataType<T> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
                 .defaultValue(DSL.inline(0)), this, "");
