@@ -22,6 +22,8 @@ final class KitJobs extends TableImpl<Record> {
     final TableField<Record, ? extends Temporal> LOCKED_UNTIL;
     final TableField<Record, String> PAYLOAD;
 
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): the kit also runs on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     KitJobs(Engine engine) {
         super(DSL.name("kit_jobs"));
         DataType<? extends Temporal> time = switch (engine) {
