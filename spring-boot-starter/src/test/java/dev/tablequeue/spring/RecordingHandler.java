@@ -12,7 +12,7 @@ import org.jooq.Record;
 
 /**
  * The suite's handler bean: records the jobs it handled; a job named {@code slow..} waits, once started, until
- * the test releases it.
+ * the test releases it, and one named {@code fatal..} throws an {@link Error}.
  */
 class RecordingHandler implements QueueHandler<Job> {
     private final InboxQueue<Record> queue;
@@ -41,6 +41,9 @@ class RecordingHandler implements QueueHandler<Job> {
             if (!releaseSlow.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the test never released " + job.name());
             }
+        }
+        if (job.name().startsWith("fatal")) {
+            throw new Error("a fatal failure while handling " + job.name());
         }
         handled.add(job.name());
         return Outcome.ack();

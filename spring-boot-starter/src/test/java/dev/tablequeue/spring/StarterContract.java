@@ -12,8 +12,11 @@ import dev.tablequeue.testkit.LiveDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
@@ -167,16 +170,37 @@ abstract class StarterContract {
                 .isNotNull();
     }
 
+    /** A second application on the suite's database, serving queue {@code queue} of the job table. */
+    private ConfigurableApplicationContext secondApplication(String queue, String... settings) {
+        LiveDatabase db = StarterDatabase.current();
+        List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + StarterDatabase.url(db),
+                "--test.engine=" + db.engine().name(), "--test.queue=" + queue, "--tablequeue.lease=5s",
+                "--tablequeue.listen-notify=" + properties.isListenNotify()));
+        for (String setting : settings) {
+            args.add("--" + setting);
+        }
+        return new SpringApplicationBuilder(StarterTestApp.class).web(WebApplicationType.NONE)
+                .run(args.toArray(String[]::new));
+    }
+
+    @Test
+    final void a_subscription_a_handlers_error_stopped_turns_health_down() {
+        try (ConfigurableApplicationContext app = secondApplication("fatal")) {
+            TableQueueHealthIndicator fatalHealth = app.getBean(TableQueueHealthIndicator.class);
+            assertThat(fatalHealth.health().getStatus()).isEqualTo(Status.UP);
+            app.getBean(TransactionalPublisher.class).publish(table.binding(), Message.of("fatal", new Job("fatal-1")));
+            // the Error goes on up the handler's thread, as it should: not a failure of this test
+            await().atMost(WAIT).dontCatchUncaughtExceptions()
+                    .until(() -> fatalHealth.health().getStatus().equals(Status.DOWN));
+            assertThat(fatalHealth.health().getDetails()).containsEntry("running", true)
+                    .extractingByKey("stopped").asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .containsOnlyKeys(table.binding().tableName() + "/fatal");
+        }
+    }
+
     @Test
     final void closing_the_context_lets_a_handler_in_work_finish_and_acknowledges_its_row() throws Exception {
-        LiveDatabase db = StarterDatabase.current();
-        // a second application on the same database, serving a queue of its own
-        ConfigurableApplicationContext app = new SpringApplicationBuilder(StarterTestApp.class)
-                .web(WebApplicationType.NONE)
-                .properties("spring.datasource.url=" + StarterDatabase.url(db), "test.engine=" + db.engine().name(),
-                        "test.queue=drain", "tablequeue.drain-timeout=30s", "tablequeue.lease=5s",
-                        "tablequeue.listen-notify=" + properties.isListenNotify())
-                .run();
+        ConfigurableApplicationContext app = secondApplication("drain", "tablequeue.drain-timeout=30s");
         RecordingHandler slow = app.getBean(RecordingHandler.class);
         QueueBroker drained = app.getBean(QueueBroker.class);
         TableQueueHealthIndicator drainedHealth = app.getBean(TableQueueHealthIndicator.class);
