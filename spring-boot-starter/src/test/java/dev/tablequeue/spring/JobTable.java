@@ -34,7 +34,7 @@ final class JobTable extends TableImpl<Record> {
         DataType<OffsetDateTime> time = engine == LiveDatabase.Engine.SQLITE
                 ? SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime())
                 : SQLDataType.TIMESTAMPWITHTIMEZONE(6);
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), serial(), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         RETRY_AFTER = createField(DSL.name("retry_after"),
                 time.nullable(false).defaultValue(DSL.field("now()", time)), this, "");
@@ -49,6 +49,12 @@ final class JobTable extends TableImpl<Record> {
             b.lease(LOCKED_UNTIL);
         }
         this.binding = b.build();
+    }
+
+    /** An identity id; identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+), so it runs on jOOQ 3.19 too. */
+    @SuppressWarnings("removal")
+    private static DataType<Long> serial() {
+        return SQLDataType.BIGINT.nullable(false).identity(true);
     }
 
     RoleBinding<Record> binding() {

@@ -21,7 +21,7 @@ public final class WelcomeJobs extends TableImpl<Record> {
     public static final WelcomeJobs WELCOME_JOBS = new WelcomeJobs();
 
     public final TableField<Record, Long> ID = createField(DSL.name("id"),
-            SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+            serial(), this, "");
     public final TableField<Record, String> NAME = createField(DSL.name("name"),
             SQLDataType.CLOB.nullable(false), this, "");
     public final TableField<Record, OffsetDateTime> RETRY_AFTER = createField(DSL.name("retry_after"),
@@ -32,6 +32,12 @@ public final class WelcomeJobs extends TableImpl<Record> {
     public final TableField<Record, OffsetDateTime> LOCKED_UNTIL = createField(DSL.name("locked_until"), TIME, this, "");
     public final TableField<Record, byte[]> PAYLOAD = createField(DSL.name("payload"),
             SQLDataType.BLOB.nullable(false), this, "");
+
+    /** An identity id; identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+), so it runs on jOOQ 3.19 too. */
+    @SuppressWarnings("removal")
+    private static DataType<Long> serial() {
+        return SQLDataType.BIGINT.nullable(false).identity(true);
+    }
 
     private WelcomeJobs() {
         super(DSL.name("welcome_jobs"));
