@@ -24,6 +24,8 @@ final class NotifyListener {
     private final QueueBroker broker;
     private final Set<String> channels = new LinkedHashSet<>();
     private volatile boolean running;
+    /** Whether the listener holds its connection with every LISTEN in place. */
+    private volatile boolean connected;
     /** Counted down by {@link #stop()}, so a backoff ends as soon as the broker closes. */
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Counted down once the first LISTEN is in place, so a row published after start() is announced. */
@@ -51,6 +53,11 @@ final class NotifyListener {
         }
     }
 
+    /** Whether the listener holds its connection with every LISTEN in place. */
+    boolean connected() {
+        return connected;
+    }
+
     void stop() {
         running = false;
         stopped.countDown();
@@ -76,6 +83,7 @@ final class NotifyListener {
                 if (!c.getAutoCommit()) {
                     c.commit();
                 }
+                connected = true;
                 listening.countDown();
                 if (lost) {
                     broker.wakeAll();
@@ -90,8 +98,10 @@ final class NotifyListener {
                         broker.wakeChannel(n.getName(), n.getParameter());
                     }
                 }
+                connected = false;
                 Jdbc.execute(c, "UNLISTEN *");
             } catch (SQLException | RuntimeException e) {
+                connected = false;
                 if (!running) {
                     return;
                 }

@@ -169,14 +169,14 @@ public final class Publisher {
     /**
      * Wakes the subscriptions of {@code groups} (null: the table has none) of {@code binding}'s table once the
      * rows a caller's connection wrote are visible: now where it {@code committed} them; at the commit of the
-     * jOOQ transaction open on this thread, where it carries {@link CommitWakeups}; else now and at growing
-     * intervals after.
+     * jOOQ transaction open on this thread, where it carries {@link CommitWakeups}; at the commit the broker's
+     * {@link AfterCommit} hook defers it to, where it takes it; else now and at growing intervals after.
      */
     private void wakeWhenVisible(boolean committed, RoleBinding<?> binding, Set<String> groups) {
         Runnable wake = () -> groups.forEach(group -> broker.wake(binding, group));
         if (committed) {
             wake.run();
-        } else if (!CommitWakeups.defer(wake)) {
+        } else if (!CommitWakeups.defer(wake) && !broker.afterCommit.defer(wake)) {
             groups.forEach(group -> broker.wakeUntilCommitted(binding, group));
         }
     }

@@ -67,12 +67,13 @@ public final class QueueBroker {
     final ConnectionBudget budget;
     final DSLContext db;
     final Middlewares middlewares;
+    final AfterCommit afterCommit;
 
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
     private final Map<String, Route> routes;
     private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
-    private NotifyListener notifications;
+    private volatile NotifyListener notifications;
     private volatile State state = State.NEW;
 
     private enum State {
@@ -95,6 +96,7 @@ public final class QueueBroker {
         this.budget = new ConnectionBudget(poolSize);
         this.db = DSL.using(b.dataSource, dialect.sqlDialect());
         this.middlewares = new Middlewares(b.publishMiddlewares, b.handlerMiddlewares);
+        this.afterCommit = b.afterCommit;
     }
 
     private static QueueDialect detect(DataSource dataSource) {
@@ -213,6 +215,21 @@ public final class QueueBroker {
     /** How many deliveries of {@code queue} this broker has in work: claimed, and their outcome not yet written. */
     public int inWork(InboxQueue<?> queue) {
         return subscription(queue).inWork.size();
+    }
+
+    /** Whether the broker is started and not closed: its subscriptions claim (those not paused). */
+    public boolean isRunning() {
+        return state == State.STARTED;
+    }
+
+    /**
+     * Whether the notification listener ({@link Builder#listenNotify()}) holds its connection with every
+     * LISTEN in place: false where notifications are off, before {@link #start()}, after {@link #close()},
+     * and while a lost connection is being opened again (the poll interval then finds the rows).
+     */
+    public boolean isListening() {
+        NotifyListener listener = notifications;
+        return state == State.STARTED && listener != null && listener.connected();
     }
 
     /** The queues this broker serves, in the order they were subscribed. */
@@ -368,6 +385,7 @@ public final class QueueBroker {
         private final Map<String, Route> routes = new LinkedHashMap<>();
         private final List<PublishMiddleware> publishMiddlewares = new ArrayList<>();
         private final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
+        private AfterCommit afterCommit = AfterCommit.NONE;
 
         private Builder(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -468,6 +486,15 @@ public final class QueueBroker {
         /** Wraps every handler call of this broker's subscriptions, in the order added, the first outermost. */
         public Builder handlerMiddleware(HandlerMiddleware middleware) {
             handlerMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
+            return this;
+        }
+
+        /**
+         * Where a publish on the caller's connection inside a transaction the broker cannot see (a framework's,
+         * such as Spring's) defers its wake-up to that transaction's commit; see {@link AfterCommit}.
+         */
+        public Builder afterCommit(AfterCommit hook) {
+            this.afterCommit = Objects.requireNonNull(hook, "hook");
             return this;
         }
 

@@ -1,0 +1,4 @@
+package dev.tablequeue.spring;
+
+/** The suite's message. */
+record Job(String name) {}

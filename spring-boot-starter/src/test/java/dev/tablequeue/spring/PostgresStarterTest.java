@@ -1,0 +1,18 @@
+package dev.tablequeue.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tablequeue.testkit.LiveDatabase;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+
+/** The starter on PostgreSQL, in the row lock form, with LISTEN/NOTIFY on. */
+@StarterDatabase.On(LiveDatabase.Engine.POSTGRES)
+@TestPropertySource(properties = "tablequeue.listen-notify=true")
+class PostgresStarterTest extends StarterContract {
+
+    @Test
+    void health_says_the_notification_listener_is_connected() {
+        assertThat(health.health().getDetails()).containsEntry("listening", true);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.tablequeue.spring;
+
+import dev.tablequeue.testkit.LiveDatabase;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * A fresh database of {@link LiveDatabase}'s for each test class of the starter suite, with the suite's
+ * {@link JobTable}: created before Spring loads the class's context, and dropped after it closes it
+ * (registered on the class before {@code @SpringBootTest}, so its {@code afterAll} runs after Spring's). A
+ * server that cannot be reached skips the class, or fails it under {@code TABLEQUEUE_REQUIRE_LIVE=1}.
+ */
+final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
+    private static volatile LiveDatabase current;
+
+    /** The database a test class of the suite runs on. */
+    @Target(ElementType.TYPE)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Inherited
+    @interface On {
+        LiveDatabase.Engine value();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        Class<?> test = context.getRequiredTestClass();
+        LiveDatabase.Engine engine = AnnotationSupport.findAnnotation(test, On.class)
+                .orElseThrow(() -> new IllegalStateException(test.getName() + " names no @StarterDatabase.On"))
+                .value();
+        LiveDatabase db = LiveDatabase.create(engine, "spring_" + test.getSimpleName());
+        db.execute(JobTable.ddl(engine));
+        current = db;
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        LiveDatabase db = current;
+        current = null;
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    /** The database of the test class running now. */
+    static LiveDatabase current() {
+        LiveDatabase db = current;
+        if (db == null) {
+            throw new IllegalStateException("no starter database: the test class is not extended with StarterDatabase");
+        }
+        return db;
+    }
+
+    /** The JDBC URL Boot's DataSource takes: SQLite waits for the write turn rather than failing at once. */
+    static String url(LiveDatabase db) {
+        return db.engine() == LiveDatabase.Engine.SQLITE ? db.url() + "?busy_timeout=10000" : db.url();
+    }
+
+    /** The properties that point a context at the current database. */
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> url(current()));
+        registry.add("test.engine", () -> current().engine().name());
+    }
+}
