@@ -58,7 +58,7 @@ public class TableQueueAutoConfiguration {
                 .pollInterval(properties.getPollInterval())
                 .lease(properties.getLease())
                 .drainTimeout(properties.getDrainTimeout())
-                .listener(new BrokerListeners(listeners.orderedStream().toList()))
+                .listener(BrokerListener.all(listeners.orderedStream().toList()))
                 .afterCommit(new SpringAfterCommit());
         if (properties.isListenNotify()) {
             builder.listenNotify();

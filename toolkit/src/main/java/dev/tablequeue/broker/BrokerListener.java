@@ -2,7 +2,6 @@ package dev.tablequeue.broker;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Observes what a broker does with deliveries: for metrics, logs and tests. Callbacks run on the broker's
@@ -12,80 +11,16 @@ public interface BrokerListener {
 
     /**
      * One listener that tells each of {@code listeners}, in order, of every event (a broker takes one listener:
-     * this gives it metrics, tracing and a service's own together). One that throws does not keep the event from
-     * the others; the first exception is thrown once all have been told, with any later ones suppressed.
+     * this gives it metrics, tracing and a service's own together). One that throws is logged at WARN with its
+     * stack trace, and the others are still told; nothing is thrown back to the broker.
      */
     static BrokerListener all(BrokerListener... listeners) {
-        List<BrokerListener> each = List.of(listeners);
-        return new BrokerListener() {
-            private void tell(Consumer<BrokerListener> event) {
-                RuntimeException first = null;
-                for (BrokerListener l : each) {
-                    try {
-                        event.accept(l);
-                    } catch (RuntimeException e) {
-                        if (first == null) {
-                            first = e;
-                        } else {
-                            first.addSuppressed(e);
-                        }
-                    }
-                }
-                if (first != null) {
-                    throw first;
-                }
-            }
+        return new FanOutListener(List.of(listeners));
+    }
 
-            @Override
-            public void settled(Delivery delivery, Outcome outcome) {
-                tell(l -> l.settled(delivery, outcome));
-            }
-
-            @Override
-            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
-                tell(l -> l.settlementFailed(delivery, outcome, failure));
-            }
-
-            @Override
-            public void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {
-                tell(l -> l.settlementUnknown(delivery, outcome, failure));
-            }
-
-            @Override
-            public void decodeFailed(Delivery delivery, Throwable failure) {
-                tell(l -> l.decodeFailed(delivery, failure));
-            }
-
-            @Override
-            public void deadLettered(Delivery delivery, String destination) {
-                tell(l -> l.deadLettered(delivery, destination));
-            }
-
-            @Override
-            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
-                tell(l -> l.claimFailed(queue, failure));
-            }
-
-            @Override
-            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
-                tell(l -> l.claimed(queue, rows, took));
-            }
-
-            @Override
-            public void handled(Delivery delivery, Outcome outcome, Duration took) {
-                tell(l -> l.handled(delivery, outcome, took));
-            }
-
-            @Override
-            public void leaseLost(Delivery delivery) {
-                tell(l -> l.leaseLost(delivery));
-            }
-
-            @Override
-            public void subscriptionStopped(InboxQueue<?> queue, Throwable cause) {
-                tell(l -> l.subscriptionStopped(queue, cause));
-            }
-        };
+    /** As {@link #all(BrokerListener...)}, for a list. */
+    static BrokerListener all(List<? extends BrokerListener> listeners) {
+        return new FanOutListener(List.copyOf(listeners));
     }
 
     /** A delivery's outcome was written. */

@@ -1,7 +1,6 @@
 package dev.tablequeue.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -25,6 +24,13 @@ class BrokerListenerAllTest {
     /** A listener that writes "name:method" to {@code log} for every callback, and throws where told. */
     private static BrokerListener recorder(String name, List<String> log, boolean throwing) {
         InvocationHandler h = (proxy, method, args) -> {
+            if (method.getDeclaringClass() == Object.class) {
+                return switch (method.getName()) {
+                    case "toString" -> "listener " + name;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> proxy == args[0];
+                };
+            }
             log.add(name + ":" + method.getName());
             if (throwing) {
                 throw new IllegalStateException(name + " failed in " + method.getName());
@@ -57,18 +63,15 @@ class BrokerListenerAllTest {
     }
 
     @Test
-    void a_listener_that_throws_keeps_the_event_from_no_other_and_its_failure_is_thrown_after() throws Throwable {
+    void a_listener_that_throws_keeps_the_event_from_no_other_and_nothing_reaches_the_broker() throws Throwable {
         List<String> log = new CopyOnWriteArrayList<>();
-        BrokerListener all = BrokerListener.all(recorder("a", log, true), recorder("b", log, false),
-                recorder("c", log, true));
+        BrokerListener all = BrokerListener.all(List.of(recorder("a", log, true), recorder("b", log, false),
+                recorder("c", log, true)));
         for (Method m : callbacks()) {
             log.clear();
-            assertThatThrownBy(() -> call(all, m)).as(m.getName())
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessage("a failed in " + m.getName())
-                    .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
-                            .extracting(Throwable::getMessage).isEqualTo("c failed in " + m.getName()));
-            assertThat(log).containsExactly("a:" + m.getName(), "b:" + m.getName(), "c:" + m.getName());
+            call(all, m);
+            assertThat(log).as(m.getName()).containsExactly("a:" + m.getName(), "b:" + m.getName(),
+                    "c:" + m.getName());
         }
     }
 }
