@@ -158,6 +158,10 @@ public final class Bench {
         CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
         trials.put(CaseResult.RAW, n -> consumeOnce(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
+        if (options.runs("batched") && RawBatchLoop.covers(form)) {
+            trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
+                    table -> new RawBatchLoop(db, table, form, workers).run(workers, n)));
+        }
         if (options.rawVirtual()) {
             trials.put(CaseResult.RAW_VIRTUAL, n -> consumeOnce(db, n,
                     table -> new RawLoop(db, table, form, true).run(workers, n)));

@@ -19,7 +19,7 @@ import java.util.Set;
  * @param rounds timed rounds per case, interleaved across cases and contenders
  * @param seconds the least duration a timed run is sized for
  * @param maxMessages the most messages one run may be sized to
- * @param skip parts left out: publish, latency, db-scheduler, durable, outbox
+ * @param skip parts left out: publish, latency, db-scheduler, durable, outbox, batched
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
  */
@@ -37,7 +37,7 @@ record BenchOptions(
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
-    static final Set<String> PARTS = Set.of("publish", "latency", "db-scheduler", "durable", "outbox");
+    static final Set<String> PARTS = Set.of("publish", "latency", "db-scheduler", "durable", "outbox", "batched");
 
     static BenchOptions parse(String... args) {
         boolean quick = false;
@@ -82,7 +82,7 @@ record BenchOptions(
                 }
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable,outbox, --raw-virtual,"
+                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable,outbox,batched, --raw-virtual,"
                         + " --forms=row-lock,lease,advisory");
             }
         }

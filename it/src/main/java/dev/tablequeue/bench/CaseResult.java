@@ -18,6 +18,8 @@ final class CaseResult {
     static final String RAW = "raw JDBC";
     /** The raw loop on virtual threads: a diagnostic, with {@code --raw-virtual}. */
     static final String RAW_VIRTUAL = "raw JDBC, virtual threads";
+    /** The batched baseline: up to the worker count of rows per claim, acknowledged in one statement. */
+    static final String RAW_BATCHED = "raw JDBC, batched";
     /** tablequeue with the outbox tracking every message (its untracked figure is {@link #TABLEQUEUE}'s). */
     static final String TRACKED = "tablequeue, outbox tracked";
     /** The peer a Java user would pick instead. */
