@@ -1,7 +1,7 @@
 package dev.tablequeue.it;
 
-import static dev.tablequeue.examples.jooq.postgres.Tables.ORDERS;
-import static dev.tablequeue.examples.jooq.postgres.Tables.OUTBOX;
+import static dev.tablequeue.examples.jooq.Tables.ORDERS;
+import static dev.tablequeue.examples.jooq.Tables.OUTBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +9,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.broker.Outcome;
-import dev.tablequeue.examples.jooq.postgres.tables.records.OutboxRecord;
+import dev.tablequeue.examples.jooq.tables.records.OutboxRecord;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.OutboxBinding;
 import dev.tablequeue.outbox.rabbitmq.RabbitTransport;

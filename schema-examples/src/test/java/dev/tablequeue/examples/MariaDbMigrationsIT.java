@@ -1,10 +1,8 @@
 package dev.tablequeue.examples;
 
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.examples.jooq.mariadb.DefaultSchema;
 import dev.tablequeue.testkit.LiveDatabase;
 import org.jooq.SQLDialect;
-import org.jooq.Schema;
 
 /** The example migrations on MariaDB. */
 class MariaDbMigrationsIT extends MigrationsContract {
@@ -22,11 +20,6 @@ class MariaDbMigrationsIT extends MigrationsContract {
     @Override
     protected SQLDialect dialect() {
         return SQLDialect.MARIADB;
-    }
-
-    @Override
-    protected Schema schema() {
-        return DefaultSchema.DEFAULT_SCHEMA;
     }
 
     @Override

@@ -1,10 +1,8 @@
 package dev.tablequeue.examples;
 
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.examples.jooq.postgres.DefaultSchema;
 import dev.tablequeue.testkit.LiveDatabase;
 import org.jooq.SQLDialect;
-import org.jooq.Schema;
 
 /** The example migrations on PostgreSQL. */
 class PostgresMigrationsIT extends MigrationsContract {
@@ -22,11 +20,6 @@ class PostgresMigrationsIT extends MigrationsContract {
     @Override
     protected SQLDialect dialect() {
         return SQLDialect.POSTGRES;
-    }
-
-    @Override
-    protected Schema schema() {
-        return DefaultSchema.DEFAULT_SCHEMA;
     }
 
     @Override

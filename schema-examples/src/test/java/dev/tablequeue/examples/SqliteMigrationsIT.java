@@ -1,11 +1,10 @@
 package dev.tablequeue.examples;
 
-import static dev.tablequeue.examples.jooq.sqlite.Tables.EMAIL_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.EMAIL_JOBS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.examples.jooq.sqlite.DefaultSchema;
 import dev.tablequeue.testkit.LiveDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,7 +12,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
-import org.jooq.Schema;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +31,6 @@ class SqliteMigrationsIT extends MigrationsContract {
     @Override
     protected SQLDialect dialect() {
         return SQLDialect.SQLITE;
-    }
-
-    @Override
-    protected Schema schema() {
-        return DefaultSchema.DEFAULT_SCHEMA;
     }
 
     @Override

@@ -18,18 +18,18 @@ import org.jooq.SortField;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the example bindings declare, the same on every database. Each database's {@code ExampleQueues}
- * class runs this suite through a small subclass; the tests are final, so no subclass drops one.
- * Bindings are read by constant name and compared by column name, so one suite serves the three sets of
- * generated classes.
+ * What the example bindings declare: one {@code ExampleQueues}, over the one set of generated classes, for
+ * every database. Bindings are read by constant name and compared by column name.
  */
-public abstract class ExampleQueuesContract {
+class ExampleQueuesTest {
 
-    /** The {@code ExampleQueues} class under test. */
-    protected abstract Class<?> queues();
+    /** The class under test. */
+    private static Class<?> queues() {
+        return ExampleQueues.class;
+    }
 
     @Test
-    final void every_binding_constant_initialises() throws ReflectiveOperationException {
+    void every_binding_constant_initialises() throws ReflectiveOperationException {
         List<String> names = new ArrayList<>();
         for (Field f : queues().getFields()) {
             if (f.getType() == RoleBinding.class && Modifier.isStatic(f.getModifiers())) {
@@ -43,7 +43,7 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void send_email_is_a_row_lock_queue_grouped_by_name_that_marks_what_it_acknowledges() {
+    void send_email_is_a_row_lock_queue_grouped_by_name_that_marks_what_it_acknowledges() {
         RoleBinding<?> b = binding("SEND_EMAIL");
         assertThat(roles(b)).containsExactly(
                 Map.entry(Role.ID, "job_id"), Map.entry(Role.GROUP, "name"),
@@ -57,12 +57,12 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void a_publish_to_send_email_writes_the_name_and_the_payload_and_leaves_the_rest_to_the_database() {
+    void a_publish_to_send_email_writes_the_name_and_the_payload_and_leaves_the_rest_to_the_database() {
         assertInsertColumns(binding("SEND_EMAIL"), "name", "payload");
     }
 
     @Test
-    final void tickets_take_the_most_urgent_first_and_carry_the_customer_as_partition_key() {
+    void tickets_take_the_most_urgent_first_and_carry_the_customer_as_partition_key() {
         RoleBinding<?> b = binding("TICKETS");
         assertThat(roles(b)).containsEntry(Role.GROUP, "queue")
                 .containsEntry(Role.PRIORITY, "urgency")
@@ -71,7 +71,7 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void send_invoice_reads_the_database_clock() {
+    void send_invoice_reads_the_database_clock() {
         RoleBinding<?> b = binding("SEND_INVOICE");
         assertThat(b.clock()).isEqualTo(ClockSource.DATABASE);
         assertThat(b.has(Role.ATTEMPT)).isFalse();
@@ -79,7 +79,7 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void render_report_and_make_thumbnail_hold_their_rows_by_lease() {
+    void render_report_and_make_thumbnail_hold_their_rows_by_lease() {
         for (String name : List.of("RENDER_REPORT", "MAKE_THUMBNAIL")) {
             RoleBinding<?> b = binding(name);
             assertThat(b.form()).as(name).isEqualTo(Form.LEASE);
@@ -90,7 +90,7 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void demo_job_holds_its_rows_by_lease_and_retries_later_and_dead_letters_within_its_table() {
+    void demo_job_holds_its_rows_by_lease_and_retries_later_and_dead_letters_within_its_table() {
         RoleBinding<?> b = binding("DEMO_JOB");
         assertThat(roles(b)).containsExactly(
                 Map.entry(Role.ID, "id"), Map.entry(Role.GROUP, "name"),
@@ -103,14 +103,14 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void transcode_locks_each_row_on_a_key_named_after_its_table() {
+    void transcode_locks_each_row_on_a_key_named_after_its_table() {
         RoleBinding<?> b = binding("TRANSCODE");
         assertThat(b.form()).isEqualTo(Form.ADVISORY);
         assertThat(key(b)).containsExactly("jobs-", "{job_id}");
     }
 
     @Test
-    final void payout_locks_on_the_account_so_an_accounts_payouts_run_one_at_a_time() {
+    void payout_locks_on_the_account_so_an_accounts_payouts_run_one_at_a_time() {
         RoleBinding<?> b = binding("PAYOUT");
         assertThat(b.form()).isEqualTo(Form.ADVISORY);
         assertThat(key(b)).containsExactly("payouts-", "{account_id}");
@@ -120,13 +120,13 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void open_account_and_send_welcome_are_whole_table_queues() {
+    void open_account_and_send_welcome_are_whole_table_queues() {
         assertThat(roles(binding("OPEN_ACCOUNT")).keySet()).containsExactly(Role.ID, Role.ATTEMPT, Role.PAYLOAD);
         assertThat(roles(binding("SEND_WELCOME")).keySet()).containsExactly(Role.ID, Role.PAYLOAD);
     }
 
     @Test
-    final void sync_change_keeps_each_targets_changes_in_order() {
+    void sync_change_keeps_each_targets_changes_in_order() {
         RoleBinding<?> b = binding("SYNC_CHANGE");
         assertThat(b.fifo()).isTrue();
         assertThat(roles(b)).containsEntry(Role.GROUP, "target");
@@ -134,7 +134,7 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void order_job_delivers_rows_with_headers_in_columns_and_a_note_as_data() {
+    void order_job_delivers_rows_with_headers_in_columns_and_a_note_as_data() {
         RoleBinding<?> b = binding("ORDER_JOB");
         assertThat(b.payloadMode()).isFalse();
         assertThat(names(b.headerFields())).containsExactly("tenant", "trace", "order_id");
@@ -143,12 +143,12 @@ public abstract class ExampleQueuesContract {
     }
 
     @Test
-    final void a_publish_to_order_job_writes_the_group_the_header_fields_and_the_data() {
+    void a_publish_to_order_job_writes_the_group_the_header_fields_and_the_data() {
         assertInsertColumns(binding("ORDER_JOB"), "name", "tenant", "trace", "order_id", "note");
     }
 
     @Test
-    final void every_queue_claimed_by_more_than_its_id_has_an_index_in_claim_order() throws ReflectiveOperationException {
+    void every_queue_claimed_by_more_than_its_id_has_an_index_in_claim_order() throws ReflectiveOperationException {
         for (Field f : queues().getFields()) {
             RoleBinding<?> b = (RoleBinding<?>) f.get(null);
             List<String> order = new ArrayList<>();

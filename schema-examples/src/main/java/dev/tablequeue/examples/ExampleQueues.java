@@ -1,39 +1,39 @@
-package dev.tablequeue.examples.sqlite;
+package dev.tablequeue.examples;
 
-import static dev.tablequeue.examples.jooq.sqlite.Tables.DEMO_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.EMAIL_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.INVOICE_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.ORDER_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.PAYOUTS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.REPORT_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.SIGNUP_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.SUPPORT_TICKETS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.SYNC_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.THUMBNAIL_JOBS;
-import static dev.tablequeue.examples.jooq.sqlite.Tables.WELCOME_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.DEMO_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.EMAIL_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.INVOICE_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.JOBS;
+import static dev.tablequeue.examples.jooq.Tables.ORDER_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.PAYOUTS;
+import static dev.tablequeue.examples.jooq.Tables.REPORT_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.SIGNUP_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.SUPPORT_TICKETS;
+import static dev.tablequeue.examples.jooq.Tables.SYNC_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.THUMBNAIL_JOBS;
+import static dev.tablequeue.examples.jooq.Tables.WELCOME_JOBS;
 
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.DemoJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.EmailJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.InvoiceJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.JobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.OrderJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.PayoutsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.ReportJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.SignupJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.SupportTicketsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.SyncJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.ThumbnailJobsRecord;
-import dev.tablequeue.examples.jooq.sqlite.tables.records.WelcomeJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.DemoJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.EmailJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.InvoiceJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.JobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.OrderJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.PayoutsRecord;
+import dev.tablequeue.examples.jooq.tables.records.ReportJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.SignupJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.SupportTicketsRecord;
+import dev.tablequeue.examples.jooq.tables.records.SyncJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.ThumbnailJobsRecord;
+import dev.tablequeue.examples.jooq.tables.records.WelcomeJobsRecord;
 
 /**
- * The role bindings of the example queue tables on SQLite, over the jOOQ classes generated from
- * {@code db/migration/sqlite}. The same constants exist for PostgreSQL and MariaDB in their own packages.
+ * The role bindings of the example queue tables, over the one set of jOOQ classes generated from the
+ * migrations (see the module's README): the same constants serve PostgreSQL, MySQL and MariaDB, and SQLite.
+ * A database that cannot serve a binding's form refuses it when a subscription opens, not here.
  *
  * <p>SQLite has no row locks: it serves the lease and advisory forms, and a subscription to one of the
- * row lock bindings below (the default form) is refused when it opens. They are kept so that every example
- * table has the same constants on every database, and so that the refusal itself can be shown.
+ * row lock bindings below (the default form) is refused there when it opens.
  */
 public final class ExampleQueues {
     private ExampleQueues() {}
