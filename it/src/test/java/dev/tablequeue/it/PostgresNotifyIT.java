@@ -58,7 +58,7 @@ class PostgresNotifyIT {
 
     private Jobs newTable() {
         String name = "notified" + TABLES.incrementAndGet();
-        db.execute(new PostgresBrokerIT().createTable(name));
+        db.execute(TestDatabase.POSTGRES.createTable(name));
         return new Jobs(name, SQLDataType.TIMESTAMPWITHTIMEZONE(6));
     }
 

@@ -1,7 +1,7 @@
 package dev.tablequeue.it;
 
-/** The broker suite on MariaDB, in every form. */
-class MariaDbBrokerIT extends BrokerContract {
+/** The publishing suite on MariaDB, in every form. */
+class MariaDbPublishingIT extends PublishingContract {
 
     @Override
     protected TestDatabase database() {

@@ -1,7 +1,7 @@
 package dev.tablequeue.it;
 
-/** The broker suite on PostgreSQL, in every form. */
-class PostgresBrokerIT extends BrokerContract {
+/** The dead-letter suite on PostgreSQL, in every form. */
+class PostgresDeadLetterIT extends DeadLetterContract {
 
     @Override
     protected TestDatabase database() {
