@@ -227,6 +227,12 @@ public abstract class BrokerFixture {
         return queue(t -> binding(t, form), listener);
     }
 
+    /** As {@link #queue(Form)}, with a broker of {@code settings} of the test's own over the suite's. */
+    protected Queue queue(Form form, UnaryOperator<QueueBroker.Builder> settings) {
+        Jobs t = newTable();
+        return new Queue(t, binding(t, form), broker(new BrokerListener() {}, settings));
+    }
+
     /** A fresh table, the binding {@code bind} makes of it, and a broker that tells {@code listener}. */
     protected Queue queue(Function<Jobs, RoleBinding<Record>> bind, BrokerListener listener) {
         Jobs t = newTable();

@@ -180,30 +180,27 @@ public abstract class ConcurrencyContract extends BrokerFixture {
     @ParameterizedTest
     @MethodSource("forms")
     public final void an_outcome_is_written_without_waiting_for_the_next_poll(Form form) throws Exception {
-        Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, form);
-        insertJobs(t, 1);
         // the claim that finds the queue empty waits a whole poll interval; the acknowledgement must not
-        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(Duration.ofSeconds(60)).build();
-        brokers.add(broker);
+        Queue q = queue(form, settings -> settings.pollInterval(Duration.ofSeconds(60)));
+        insertJobs(q.t, 1);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(2).handle((job, d) -> {
+        q.emails().workers(2).handle((job, d) -> {
             started.countDown();
             letGo.await(PATIENCE.toSeconds(), SECONDS);
             return Outcome.ack();
         });
-        broker.start();
+        q.start();
         assertThat(started.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
         // the second worker's claim found nothing: the claim thread waits for its next poll
         Thread claims = Thread.getAllStackTraces().keySet().stream()
-                .filter(th -> th.getName().startsWith("tablequeue-" + t.getName() + "-")
+                .filter(th -> th.getName().startsWith("tablequeue-" + q.t.getName() + "-")
                         && th.getName().contains("-claim"))
                 .findFirst().orElseThrow();
         await().atMost(PATIENCE).during(Duration.ofMillis(300))
                 .until(() -> claims.getState() == Thread.State.TIMED_WAITING);
         letGo.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> count(t, "processed_at is not null") == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> q.count("processed_at is not null") == 1);
     }
 
     @Test

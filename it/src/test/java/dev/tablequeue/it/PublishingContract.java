@@ -8,7 +8,6 @@ import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.Delivery;
-import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
@@ -97,17 +96,13 @@ public abstract class PublishingContract extends BrokerFixture {
 
     @Test
     public final void a_publish_wakes_its_subscription_before_the_poll_interval() {
-        Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, preferredForm());
-        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(Duration.ofHours(1)).build();
-        brokers.add(broker);
+        Queue q = queue(preferredForm(), settings -> settings.pollInterval(Duration.ofHours(1)));
         CountDownLatch handled = new CountDownLatch(1);
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+        q.emails().handle((job, d) -> {
             handled.countDown();
             return Outcome.ack();
         });
-        broker.start();
-        publish(broker, b, "emails", 1);
+        q.start().publish(1);
         await().atMost(PATIENCE).until(() -> handled.getCount() == 0);
     }
 

@@ -272,14 +272,7 @@ public abstract class ShutdownContract extends BrokerFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, Form.ADVISORY);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
-        QueueBroker first = QueueBroker.builder(pool).clock(clock).pollInterval(POLL)
-                .drainTimeout(Duration.ofMillis(200)).listener(new BrokerListener() {
-                    @Override
-                    public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
-                        failures.add(failure);
-                    }
-                }).build();
-        brokers.add(first);
+        QueueBroker first = closingSoon(pool, failuresInto(failures));
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
         first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
