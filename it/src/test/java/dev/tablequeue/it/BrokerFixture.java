@@ -1,6 +1,7 @@
 package dev.tablequeue.it;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.DeclarationException;
@@ -11,6 +12,7 @@ import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.testkit.LiveDatabase;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.DataType;
@@ -106,6 +109,16 @@ public abstract class BrokerFixture {
         }
     }
 
+    /** The row lock and lease forms, where this database takes them (a {@code @MethodSource}). */
+    protected final List<Form> rowLockAndLease() {
+        return forms().stream().filter(f -> f != Form.ADVISORY).toList();
+    }
+
+    /** The row lock and advisory forms, where this database takes them (a {@code @MethodSource}). */
+    protected final List<Form> rowLockAndAdvisory() {
+        return forms().stream().filter(f -> f != Form.LEASE).toList();
+    }
+
     protected Form preferredForm() {
         return forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
     }
@@ -144,6 +157,96 @@ public abstract class BrokerFixture {
             case ROW_LOCK -> { }
         }
         return b.build();
+    }
+
+    /**
+     * {@code builder} (a binding of {@code t} under construction) completed in {@code form}: as it is for a row
+     * lock, with {@code t}'s lease column for a lease, and with the key {@code <table>-{id}} for an advisory lock.
+     */
+    protected static RoleBinding<Record> inForm(RoleBinding.Builder<Record> builder, Jobs t, Form form) {
+        return switch (form) {
+            case ROW_LOCK -> builder.build();
+            case LEASE -> builder.lease(t.LOCKED_UNTIL).build();
+            case ADVISORY -> builder.advisory(t.getName() + "-{id}").build();
+        };
+    }
+
+    /**
+     * What most tests start from: a fresh {@link Jobs} table, a binding of it, and a broker of the suite's
+     * settings (closed after the test). Its {@link #emails()} subscribes to the table's "emails" group.
+     */
+    protected final class Queue {
+        /** The table. */
+        public final Jobs t;
+        /** The binding of {@link #t}. */
+        public final RoleBinding<Record> b;
+        /** The broker, not yet started. */
+        public final QueueBroker broker;
+
+        private Queue(Jobs t, RoleBinding<Record> b, QueueBroker broker) {
+            this.t = t;
+            this.b = b;
+            this.broker = broker;
+        }
+
+        /** The subscription to the "emails" queue in payload mode, to be given its handler. */
+        public Mount<Job> emails() {
+            return broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class);
+        }
+
+        /** Starts the broker. */
+        public Queue start() {
+            broker.start();
+            return this;
+        }
+
+        /** Publishes {@code n} jobs into the "emails" group, each on a connection of its own. */
+        public Queue publish(int n) {
+            BrokerFixture.this.publish(broker, b, "emails", n);
+            return this;
+        }
+
+        /** The rows of the table that meet {@code condition} (SQL). */
+        public long count(String condition) {
+            return BrokerFixture.this.count(t, condition);
+        }
+
+        /** Waits until {@code n} rows of the table are processed. */
+        public void awaitProcessed(int n) {
+            awaitCount(t, "processed_at is not null", n);
+        }
+    }
+
+    /** A fresh table bound with every role in {@code form}, and a broker. */
+    protected Queue queue(Form form) {
+        return queue(form, new BrokerListener() {});
+    }
+
+    /** As {@link #queue(Form)}, with a broker that tells {@code listener}. */
+    protected Queue queue(Form form, BrokerListener listener) {
+        return queue(t -> binding(t, form), listener);
+    }
+
+    /** As {@link #queue(Form)}, with a broker of {@code settings} of the test's own over the suite's. */
+    protected Queue queue(Form form, UnaryOperator<QueueBroker.Builder> settings) {
+        Jobs t = newTable();
+        return new Queue(t, binding(t, form), broker(new BrokerListener() {}, settings));
+    }
+
+    /** A fresh table, the binding {@code bind} makes of it, and a broker that tells {@code listener}. */
+    protected Queue queue(Function<Jobs, RoleBinding<Record>> bind, BrokerListener listener) {
+        Jobs t = newTable();
+        return new Queue(t, bind.apply(t), broker(listener));
+    }
+
+    /** A fresh table, the binding {@code bind} makes of it, and a broker. */
+    protected Queue queue(Function<Jobs, RoleBinding<Record>> bind) {
+        return queue(bind, new BrokerListener() {});
+    }
+
+    /** Waits until {@code n} rows of {@code t} meet {@code condition} (SQL). */
+    protected void awaitCount(Jobs t, String condition, long n) {
+        await().atMost(PATIENCE).until(() -> count(t, condition) == n);
     }
 
     protected QueueBroker broker() {

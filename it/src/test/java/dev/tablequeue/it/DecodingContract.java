@@ -553,15 +553,6 @@ public abstract class DecodingContract extends BrokerFixture {
 
     // ================================================================ fixture
 
-    /** {@code builder} in {@code form}: the lease column or an advisory key on the id added. */
-    static RoleBinding<Record> inForm(RoleBinding.Builder<Record> builder, Jobs t, Form form) {
-        return switch (form) {
-            case ROW_LOCK -> builder.build();
-            case LEASE -> builder.lease(t.LOCKED_UNTIL).build();
-            case ADVISORY -> builder.advisory(t.getName() + "-{id}").build();
-        };
-    }
-
     /** A payload-mode binding with a headers column. */
     static RoleBinding<Record> withHeaders(Jobs t, Form form) {
         return inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER).attempt(t.ATTEMPT)

@@ -13,7 +13,7 @@ import org.jooq.Record;
 
 /**
  * A service that claims one row and hangs in its handler, for a test to kill mid-delivery: run in a JVM
- * of its own by {@link BrokerContract}. It prints {@code HOLDING <id>} once its handler holds a row.
+ * of its own by {@link ShutdownContract}. It prints {@code HOLDING <id>} once its handler holds a row.
  *
  * <p>Arguments: the JDBC URL, the table, the form, and the time type ("timestamptz", "datetime" or
  * "sqlite").

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.DeclarationException;
+import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.OutcomeUnknownException;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.SettlementException;
@@ -27,6 +28,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -210,6 +212,69 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
             locker.rollback();
         }
         return new Killed(t, id);
+    }
+
+    @Test
+    public final void a_late_settlement_after_the_lease_ran_out_fails_and_changes_nothing() throws Exception {
+        assumeTrue(forms().contains(Form.LEASE), database() + " takes no lease form");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.LEASE);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        QueueBroker first = broker(new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.add(failure);
+            }
+        });
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        first.start();
+        publish(first, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+
+        // the lease runs out (the host clock moves past it), and another broker claims the row
+        clock.advance(Duration.ofMinutes(5));
+        List<Integer> secondAttempts = new CopyOnWriteArrayList<>();
+        QueueBroker second = broker();
+        second.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            secondAttempts.add(d.attempt().orElseThrow());
+            return Outcome.retryAfter(Duration.ofHours(1));
+        });
+        second.start();
+        await().atMost(PATIENCE).until(() -> secondAttempts.size() == 1);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> failures.size() == 1);
+        assertThat(failures.get(0)).isInstanceOf(LeaseLostException.class).hasMessageContaining(t.getName());
+        assertThat(secondAttempts).containsExactly(2);
+        assertThat(count(t, "processed_at is null")).isEqualTo(1);
+    }
+
+    @Test
+    public final void the_keeper_extends_the_lease_while_the_handler_runs() throws Exception {
+        assumeTrue(forms().contains(Form.LEASE), database() + " takes no lease form");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.LEASE);
+        QueueBroker broker = QueueBroker.builder(pool).pollInterval(POLL).lease(Duration.ofSeconds(1)).build();
+        brokers.add(broker);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        publish(broker, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        Instant first = lockedUntil(t);
+        await().atMost(PATIENCE).until(() -> lockedUntil(t).isAfter(first.plusSeconds(1)));
+        letGo.countDown();
+        awaitCount(t, "processed_at is not null", 1);
     }
 
     // ================================================================ wake-ups

@@ -16,10 +16,15 @@ import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.testkit.LiveDatabase;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -29,6 +34,7 @@ import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What {@code close()} leaves behind, proven on the server: no lock, no open transaction, no connection
@@ -256,5 +262,107 @@ public abstract class ShutdownContract extends BrokerFixture {
         Map<Object, Integer> attempts = handleTheRest(t, b, 4);
         // a row lock returns the row as it was; a lease and a take counted the attempt
         assertThat(attempts.get(fatal)).isEqualTo(form == Form.ROW_LOCK ? 1 : 2);
+    }
+
+    // ================================================================ deliveries in work at close, and a crash
+
+    @Test
+    public final void close_releases_the_locks_of_deliveries_in_work_and_their_rows_return() throws Exception {
+        assumeTrue(forms().contains(Form.ADVISORY), database() + " takes no advisory form");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        QueueBroker first = closingSoon(pool, failuresInto(failures));
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        first.start();
+        publish(first, b, "emails", 1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        ShutdownReport report = first.close();
+        assertThat(report.locksReleased()).isEqualTo(1);
+        assertThat(report.deliveriesAbandoned()).isEqualTo(1);
+        letGo.countDown();
+        await().atMost(PATIENCE).until(() -> failures.size() == 1);
+        assertThat(failures.get(0)).isInstanceOf(BrokerClosedException.class);
+
+        List<Integer> again = new CopyOnWriteArrayList<>();
+        QueueBroker second = broker();
+        second.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            again.add(d.attempt().orElseThrow());
+            return Outcome.ack();
+        });
+        second.start();
+        awaitCount(t, "processed_at is not null", 1);
+        assertThat(again).containsExactly(2);
+    }
+
+    @Test
+    public final void close_waits_for_handlers_in_work_to_settle() throws Exception {
+        Queue q = queue(preferredForm());
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        q.emails().handle((job, d) -> {
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        q.start().publish(1);
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        Thread.ofVirtual().start(letGo::countDown);
+        ShutdownReport report = q.broker.close();
+        assertThat(report.deliveriesAbandoned()).isZero();
+        assertThat(q.count("processed_at is not null")).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void the_rows_of_a_process_killed_mid_handler_return_by_the_forms_rule(Form form) throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        publish(broker(), b, "emails", 1);
+        String javaBin = ProcessHandle.current().info().command().orElseThrow();
+        Process dying = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                DyingService.class.getName(), db.url(), t.getName(), form.name(), timeTypeName())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            BufferedReader out = new BufferedReader(
+                    new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
+            var holding = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.startsWith("HOLDING ")) {
+                            return line;
+                        }
+                    }
+                    return "exited";
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            assertThat(holding.get(60, SECONDS)).startsWith("HOLDING ");
+        } finally {
+            dying.destroyForcibly();
+            assertThat(dying.waitFor(30, SECONDS)).isTrue();
+        }
+        if (form == Form.LEASE) {
+            // its lease (one second, from the dead process's clock) has run out by this broker's clock
+            clock.advance(Duration.ofMinutes(1));
+        }
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        QueueBroker survivor = broker();
+        survivor.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
+            attempts.add(d.attempt().orElseThrow());
+            return Outcome.ack();
+        });
+        survivor.start();
+        awaitCount(t, "processed_at is not null", 1);
+        // a row lock claim counts nothing, and the rollback returns the row; a lease or a take spent an attempt
+        assertThat(attempts).containsExactly(form == Form.ROW_LOCK ? 1 : 2);
     }
 }

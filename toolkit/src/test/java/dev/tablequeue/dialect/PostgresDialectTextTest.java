@@ -13,7 +13,7 @@ import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
-/** The text PostgreSQL's statements render to; what each does is proven by {@link PostgresDialectTest}. */
+/** The text PostgreSQL's statements render to; what each does is proven by {@link PostgresDialectIT}. */
 class PostgresDialectTextTest {
     private static final String TS = "cast(? as timestamp(6) with time zone)";
 

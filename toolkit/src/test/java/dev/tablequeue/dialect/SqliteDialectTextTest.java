@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The text SQLite's statements render to; what each does is proven on a SQLite file by
- * {@link SqliteDialectContractTest} and the other SQLite tests. jOOQ quotes SQLite identifiers with
+ * {@link SqliteDialectContractIT} and the other SQLite tests. jOOQ quotes SQLite identifiers with
  * backticks, which SQLite accepts.
  */
 class SqliteDialectTextTest {

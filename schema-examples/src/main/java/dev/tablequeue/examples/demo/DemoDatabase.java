@@ -3,6 +3,7 @@ package dev.tablequeue.examples.demo;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.examples.ExampleQueues;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,11 +25,11 @@ import org.flywaydb.core.Flyway;
  */
 final class DemoDatabase implements AutoCloseable {
 
-    /** The databases the demo runs on, each with its migrations and its binding of {@code demo_jobs}. */
+    /** The databases the demo runs on, each with its migrations (one binding of {@code demo_jobs} serves them all). */
     enum Kind {
-        SQLITE("jdbc:sqlite:", "sqlite", dev.tablequeue.examples.sqlite.ExampleQueues.DEMO_JOB),
-        POSTGRES("jdbc:postgresql:", "postgresql", dev.tablequeue.examples.postgres.ExampleQueues.DEMO_JOB),
-        MARIADB("jdbc:mariadb:", "mariadb", dev.tablequeue.examples.mariadb.ExampleQueues.DEMO_JOB);
+        SQLITE("jdbc:sqlite:", "sqlite", ExampleQueues.DEMO_JOB),
+        POSTGRES("jdbc:postgresql:", "postgresql", ExampleQueues.DEMO_JOB),
+        MARIADB("jdbc:mariadb:", "mariadb", ExampleQueues.DEMO_JOB);
 
         private final String prefix;
         private final String migrations;

@@ -1,0 +1,8 @@
+package dev.tablequeue.docs;
+
+class MariaDbGuideTablesIT extends GuideTablesContract {
+    @Override
+    protected GuideDatabase db() {
+        return GuideDatabase.MARIADB;
+    }
+}

@@ -1,0 +1,336 @@
+package dev.tablequeue.it;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.testkit.LiveDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Deliveries side by side: several brokers and workers on one table, the workers and connections a
+ * subscription holds, claims that go on past slow handlers and past a failing claim, and settlements that
+ * fail among others.
+ *
+ * <p>A test of a form runs for each form the database takes; a test that needs a form the database lacks is
+ * skipped (an assumption), never passed unrun. Each database runs this suite through a small subclass that
+ * names its {@link TestDatabase}; the tests are final.
+ */
+public abstract class ConcurrencyContract extends BrokerFixture {
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void two_brokers_with_four_workers_each_deliver_a_thousand_rows_exactly_once(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        Map<Integer, Integer> seen = new ConcurrentHashMap<>();
+        List<QueueBroker> two = List.of(broker(), broker());
+        for (QueueBroker broker : two) {
+            broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(4).handle((job, d) -> {
+                seen.merge(job.n(), 1, Integer::sum);
+                return Outcome.ack();
+            });
+        }
+        two.get(0).start();
+        insertMany(t, "bulk", 1000);
+        two.get(1).start();
+        await().atMost(Duration.ofMinutes(3)).until(() -> count(t, "processed_at is not null") == 1000);
+        assertThat(seen).hasSize(1000);
+        assertThat(seen.values()).containsOnly(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void workers_run_deliveries_side_by_side(Form form) {
+        Queue q = queue(form);
+        CountDownLatch together = new CountDownLatch(3);
+        q.emails().workers(3).handle((job, d) -> {
+            together.countDown();
+            // each handler holds its delivery until all three are in work at once
+            return together.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+        });
+        q.start().publish(3);
+        q.awaitProcessed(3);
+        assertThat(together.getCount()).isZero();
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_subscription_never_has_more_deliveries_in_work_than_workers(Form form) {
+        Queue q = queue(form);
+        AtomicInteger inWork = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch letGo = new CountDownLatch(1);
+        q.emails().workers(3).handle((job, d) -> {
+            most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+            try {
+                return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+            } finally {
+                inWork.decrementAndGet();
+            }
+        });
+        q.start().publish(12);
+        await().atMost(PATIENCE).until(() -> inWork.get() >= 3);
+        // claims go on for several poll intervals while every worker is busy, and add no fourth delivery
+        await().during(POLL.multipliedBy(6)).atMost(PATIENCE).until(() -> inWork.get() == 3);
+        letGo.countDown();
+        q.awaitProcessed(12);
+        assertThat(most).hasValue(3);
+    }
+
+    @ParameterizedTest
+    @MethodSource("rowLockAndAdvisory")
+    public final void a_subscription_never_takes_the_pools_last_connection(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        try (HikariDataSource small = db.pool(3)) {
+            small.setConnectionTimeout(5_000);
+            QueueBroker broker = QueueBroker.builder(small).clock(clock).pollInterval(POLL).build();
+            brokers.add(broker);
+            AtomicInteger inWork = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            List<Integer> queried = new CopyOnWriteArrayList<>();
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
+                most.accumulateAndGet(inWork.incrementAndGet(), Math::max);
+                try {
+                    // the handler's own query still finds a connection
+                    queried.add(d.db().selectOne().fetchOne(0, Integer.class));
+                    return Outcome.ack();
+                } finally {
+                    inWork.decrementAndGet();
+                }
+            });
+            broker.start();
+            publish(broker, b, "emails", 12);
+            awaitCount(t, "processed_at is not null", 12);
+            if (form == Form.ADVISORY) {
+                // each delivery holds a connection of its own: two of the pool's three
+                assertThat(most.get()).isBetween(1, 2);
+            } else {
+                // a row lock claim holds one connection for all the rows it took
+                assertThat(most.get()).isBetween(1, 8);
+            }
+            assertThat(queried).hasSize(12).containsOnly(1);
+            broker.close();
+        }
+    }
+
+    @Test
+    public final void slow_handlers_in_several_row_lock_claims_leave_the_free_workers_claiming() {
+        assumeTrue(forms().contains(Form.ROW_LOCK), database() + " takes no row lock form");
+        Queue q = queue(Form.ROW_LOCK);
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicInteger slowInWork = new AtomicInteger();
+        AtomicInteger fastHandled = new AtomicInteger();
+        q.emails().workers(4).handle((job, d) -> {
+            if (job.kind().equals("slow")) {
+                slowInWork.incrementAndGet();
+                return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+            }
+            fastHandled.incrementAndGet();
+            return Outcome.ack();
+        });
+        // each publishAll commits its rows together, so one claim takes them all: three claims, each with a
+        // slow handler, whose fast rows wait for their claim's commit
+        q.broker.publisher().publishAll(q.b, jobs("slow", "mail", "mail", "mail"));
+        q.start();
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 1 && fastHandled.get() == 3);
+        q.broker.publisher().publishAll(q.b, jobs("slow", "mail", "mail"));
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 2 && fastHandled.get() == 5);
+        q.broker.publisher().publishAll(q.b, jobs("slow"));
+        await().atMost(PATIENCE).until(() -> slowInWork.get() == 3);
+        // eight rows are claimed and not committed, three workers busy: the fourth worker still takes new rows
+        q.broker.publisher().publishAll(q.b, jobs("mail", "mail", "mail", "mail", "mail"));
+        q.awaitProcessed(5);
+        assertThat(fastHandled).hasValue(10);
+        assertThat(slowInWork).hasValue(3);
+        letGo.countDown();
+        q.awaitProcessed(13);
+    }
+
+    private static List<Message> jobs(String... kinds) {
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i < kinds.length; i++) {
+            messages.add(Message.of("emails", new Job(i, kinds[i])));
+        }
+        return messages;
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void an_outcome_is_written_without_waiting_for_the_next_poll(Form form) throws Exception {
+        // the claim that finds the queue empty waits a whole poll interval; the acknowledgement must not
+        Queue q = queue(form, settings -> settings.pollInterval(Duration.ofSeconds(60)));
+        insertJobs(q.t, 1);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        q.emails().workers(2).handle((job, d) -> {
+            started.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        q.start();
+        assertThat(started.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        // the second worker's claim found nothing: the claim thread waits for its next poll
+        Thread claims = Thread.getAllStackTraces().keySet().stream()
+                .filter(th -> th.getName().startsWith("tablequeue-" + q.t.getName() + "-")
+                        && th.getName().contains("-claim"))
+                .findFirst().orElseThrow();
+        await().atMost(PATIENCE).during(Duration.ofMillis(300))
+                .until(() -> claims.getState() == Thread.State.TIMED_WAITING);
+        letGo.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> q.count("processed_at is not null") == 1);
+    }
+
+    @Test
+    public final void an_advisory_claim_tries_its_candidates_on_the_free_workers_connections_side_by_side() {
+        // SQLite takes one writer at a time: its candidates are tried one after another
+        assumeTrue(forms().contains(Form.ADVISORY) && engine() != LiveDatabase.Engine.SQLITE,
+                "the advisory form's candidates are tried side by side only where writers run side by side");
+        Jobs t = newTable();
+        insertJobs(t, 2);
+        boolean postgres = engine() == LiveDatabase.Engine.POSTGRES;
+        String lock = postgres ? "select pg_try_advisory_lock(hashtext(?))" : "select get_lock(?, 0)";
+        String unlock = postgres ? "select pg_advisory_unlock(hashtext(?))" : "select release_lock(?)";
+        CountDownLatch bothLocking = new CountDownLatch(2);
+        java.util.concurrent.atomic.AtomicBoolean waitedAlone = new java.util.concurrent.atomic.AtomicBoolean();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory(t.getName() + "-{id}")
+                .ownLock((ctx, key) -> {
+                    // each of the two candidates' locks waits here until the other one is being taken too
+                    bothLocking.countDown();
+                    try {
+                        if (!bothLocking.await(5, SECONDS)) {
+                            waitedAlone.set(true);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return truth(ctx.fetchValue(lock, key));
+                })
+                .ownUnlock((ctx, key) -> truth(ctx.fetchValue(unlock, key)))
+                .build();
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(2).handle((job, d) -> Outcome.ack());
+        broker.start();
+        awaitCount(t, "processed_at is not null", 2);
+        assertThat(waitedAlone).isFalse();
+    }
+
+    private static boolean truth(Object value) {
+        return value instanceof Boolean b ? b : value instanceof Number n && n.longValue() == 1L;
+    }
+
+    @Test
+    public final void a_settlement_that_fails_in_a_lease_batch_costs_only_its_own_row() {
+        assumeTrue(forms().contains(Form.LEASE), database() + " takes no lease form");
+        Jobs t = newTable();
+        List<Long> ids = insertJobs(t, 8);
+        long bad = ids.get(3);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lease(t.LOCKED_UNTIL)
+                // one row's acknowledgement fails in the database (on PostgreSQL it aborts the transaction)
+                .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> {
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) id)).execute();
+                    if ((Long) id == bad) {
+                        ctx.execute("update no_such_table set x = 1");
+                    }
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(settlementFailuresInto(failures));
+        CountDownLatch together = new CountDownLatch(8);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(8).handle((job, d) -> {
+            // the eight outcomes arrive at the settlement at about the same time, and go into its batches
+            together.countDown();
+            together.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 7 && failures.size() == 1);
+        assertThat(failures).containsOnlyKeys(bad);
+        assertThat(failures.get(bad)).hasMessageContaining("no_such_table");
+        assertThat(dsl().fetchValue(DSL.select(t.GRP).from(t).where(t.ID.eq(bad)))).isEqualTo("emails");
+    }
+
+    @Test
+    public final void a_failed_settlement_rolls_back_the_rows_its_row_lock_claim_took_and_they_return() {
+        assumeTrue(forms().contains(Form.ROW_LOCK), database() + " takes no row lock form");
+        Jobs t = newTable();
+        List<Long> ids = insertJobs(t, 4);
+        long bad = ids.get(2);
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> {
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) id)).execute();
+                    if ((Long) id == bad && failOnce.getAndSet(false)) {
+                        ctx.execute("update no_such_table set x = 1");
+                    }
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(settlementFailuresInto(failures));
+        Map<Long, Integer> deliveries = new ConcurrentHashMap<>();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            deliveries.merge(d.id(t.ID), 1, Integer::sum);
+            return Outcome.ack();
+        });
+        broker.start();
+        // the first claim takes the four rows into one transaction; the failed acknowledgement rolls it back,
+        // the four rows return, and the next claims acknowledge them
+        awaitCount(t, "grp = 'sent'", 4);
+        assertThat(failures).containsOnlyKeys(ids);
+        assertThat(failures.get(bad)).hasMessageContaining("no_such_table");
+        for (long id : ids) {
+            if (id != bad) {
+                assertThat(failures.get(id)).isInstanceOf(dev.tablequeue.BatchRolledBackException.class)
+                        .hasMessageContaining(t.getName()).hasMessageContaining("back in the queue");
+            }
+        }
+        assertThat(deliveries).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).isEqualTo(2));
+    }
+
+    @Test
+    public final void a_failing_claim_is_logged_and_retried_and_the_loop_never_dies() {
+        AtomicInteger claimFailures = new AtomicInteger();
+        Queue q = queue(preferredForm(), new BrokerListener() {
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
+                claimFailures.incrementAndGet();
+            }
+        });
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        q.emails().handle((job, d) -> {
+            handled.add(job.n());
+            return Outcome.ack();
+        });
+        q.start();
+        db.execute("DROP TABLE " + q.t.getName());
+        await().atMost(PATIENCE).until(() -> claimFailures.get() >= 2);
+        db.execute(createTable(q.t.getName()));
+        q.publish(1);
+        await().atMost(PATIENCE).until(() -> handled.size() == 1);
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The command line on MariaDb. */
+class MariaDbCliIT extends CliContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

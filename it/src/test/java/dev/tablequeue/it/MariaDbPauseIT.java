@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Pause and resume on MariaDb. */
+class MariaDbPauseIT extends PauseContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The concurrency suite on PostgreSQL, in every form. */
+class PostgresConcurrencyIT extends ConcurrencyContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

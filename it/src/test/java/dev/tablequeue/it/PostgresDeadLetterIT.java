@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The dead-letter suite on PostgreSQL, in every form. */
+class PostgresDeadLetterIT extends DeadLetterContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

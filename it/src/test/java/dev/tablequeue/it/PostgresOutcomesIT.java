@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The outcomes suite on PostgreSQL, in every form. */
+class PostgresOutcomesIT extends OutcomesContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Pause and resume on Postgres. */
+class PostgresPauseIT extends PauseContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The command line on Sqlite. */
+class SqliteCliIT extends CliContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

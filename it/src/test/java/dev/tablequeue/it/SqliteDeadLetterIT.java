@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The dead-letter suite on SQLite, in the lease and advisory forms. */
+class SqliteDeadLetterIT extends DeadLetterContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

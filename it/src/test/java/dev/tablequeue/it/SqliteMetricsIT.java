@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The Micrometer meters on Sqlite. */
+class SqliteMetricsIT extends MetricsContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Pause and resume on Sqlite. */
+class SqlitePauseIT extends PauseContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

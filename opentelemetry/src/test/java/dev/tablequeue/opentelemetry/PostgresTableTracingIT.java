@@ -1,0 +1,8 @@
+package dev.tablequeue.opentelemetry;
+
+class PostgresTableTracingIT extends TableTracingContract {
+    @Override
+    protected TraceDatabase db() {
+        return TraceDatabase.POSTGRES;
+    }
+}

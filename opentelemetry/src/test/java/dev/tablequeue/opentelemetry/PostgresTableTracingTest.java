@@ -1,8 +1,0 @@
-package dev.tablequeue.opentelemetry;
-
-class PostgresTableTracingTest extends TableTracingContract {
-    @Override
-    protected TraceDatabase db() {
-        return TraceDatabase.POSTGRES;
-    }
-}

@@ -1,8 +1,0 @@
-package dev.tablequeue.opentelemetry;
-
-class SqliteTableTracingTest extends TableTracingContract {
-    @Override
-    protected TraceDatabase db() {
-        return TraceDatabase.SQLITE;
-    }
-}
