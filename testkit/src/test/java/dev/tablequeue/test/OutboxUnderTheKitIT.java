@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Under the kit the outbox is off: it needs no record table, and tracks nothing. */
-class OutboxUnderTheKitTest {
+class OutboxUnderTheKitIT {
     @RegisterExtension
     static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).build();
 

@@ -2,9 +2,9 @@ package dev.tablequeue.test;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class PostgresKitTest extends KitContract {
+class SqliteKitIT extends KitContract {
     @RegisterExtension
-    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.POSTGRES).migrations("classpath:db/kit/postgresql").build();
+    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).migrations("classpath:db/kit/sqlite").build();
 
     @Override
     TableQueueDatabase db() {

@@ -4,4 +4,4 @@ import dev.tablequeue.testkit.LiveDatabase;
 
 /** The starter on SQLite, in the lease form. */
 @StarterDatabase.On(LiveDatabase.Engine.SQLITE)
-class SqliteStarterTest extends StarterContract {}
+class SqliteStarterIT extends StarterContract {}

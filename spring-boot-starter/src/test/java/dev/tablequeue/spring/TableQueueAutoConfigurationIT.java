@@ -17,7 +17,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** When the auto-configuration configures what, on an embedded SQLite database. */
-class TableQueueAutoConfigurationTest {
+class TableQueueAutoConfigurationIT {
     private LiveDatabase db;
     private ApplicationContextRunner runner;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * What a broker tells of its own state ({@link QueueBroker#isRunning()}, {@link QueueBroker#isListening()}),
  * and the {@link AfterCommit} hook a framework's transactions defer a publish's wake-up with.
  */
-class BrokerStateTest {
+class BrokerStateIT {
     private static final RoleBinding<Record> REPORTS = RoleBinding.of(REPORT_JOBS, REPORT_JOBS.ID)
             .attempt(REPORT_JOBS.ATTEMPT).lease(REPORT_JOBS.LOCKED_UNTIL).payload(REPORT_JOBS.PAYLOAD).build();
 

@@ -9,7 +9,7 @@ import org.springframework.test.context.TestPropertySource;
 /** The starter on PostgreSQL, in the row lock form, with LISTEN/NOTIFY on. */
 @StarterDatabase.On(LiveDatabase.Engine.POSTGRES)
 @TestPropertySource(properties = "tablequeue.listen-notify=true")
-class PostgresStarterTest extends StarterContract {
+class PostgresStarterIT extends StarterContract {
 
     @Test
     void health_says_the_notification_listener_is_connected() {

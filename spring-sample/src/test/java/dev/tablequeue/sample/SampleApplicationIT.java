@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Primary;
  * signs a user up in a {@code @Transactional} method and sends the welcome mail from the queue; closed while a
  * second mail is being sent, it lets that mail finish and acknowledges its job before the context is gone.
  */
-class SampleApplicationTest {
+class SampleApplicationIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @TempDir

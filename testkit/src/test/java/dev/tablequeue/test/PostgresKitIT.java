@@ -2,9 +2,9 @@ package dev.tablequeue.test;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class MariaDbKitTest extends KitContract {
+class PostgresKitIT extends KitContract {
     @RegisterExtension
-    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.MARIADB).migrations("classpath:db/kit/mariadb").build();
+    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.POSTGRES).migrations("classpath:db/kit/postgresql").build();
 
     @Override
     TableQueueDatabase db() {

@@ -2,9 +2,9 @@ package dev.tablequeue.test;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-class SqliteKitTest extends KitContract {
+class MariaDbKitIT extends KitContract {
     @RegisterExtension
-    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).migrations("classpath:db/kit/sqlite").build();
+    static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.MARIADB).migrations("classpath:db/kit/mariadb").build();
 
     @Override
     TableQueueDatabase db() {
