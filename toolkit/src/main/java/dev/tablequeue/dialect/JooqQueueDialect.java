@@ -439,7 +439,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return List.of(insert, delete);
     }
 
-    // ---- inserts, savepoints ----
+    // ---- inserts ----
 
     @Override
     public Statement insert(RoleBinding<?> b) {
@@ -453,23 +453,6 @@ public abstract class JooqQueueDialect implements QueueDialect {
             values.add(w.bind(Param.at(Param.Kind.VALUE, c, i), typed(c)));
         }
         return w.statement("insert", w.dsl().insertInto(table(b)).columns(into).values(values));
-    }
-
-    @Override
-    public String savepoint(String name) {
-        return "SAVEPOINT " + savepointName(name);
-    }
-
-    @Override
-    public String savepointRollback(String name) {
-        return "ROLLBACK TO SAVEPOINT " + savepointName(name);
-    }
-
-    private static String savepointName(String name) {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]{0,30}")) {
-            throw new IllegalArgumentException("a savepoint name is a plain identifier: " + name);
-        }
-        return name;
     }
 
     // ---- values ----

@@ -113,12 +113,6 @@ public interface QueueDialect {
     /** How to open the transactions of a delivery's work at the binding's level or mode. */
     TransactionOpening transactionOpening(RoleBinding<?> binding);
 
-    /** Sets the savepoint a transactional handler's writes start after. */
-    String savepoint(String name);
-
-    /** Rolls back to {@link #savepoint}. */
-    String savepointRollback(String name);
-
     /** The insert a publish runs: the binding's insert columns, bound as {@link Param.Kind#VALUE}s. */
     Statement insert(RoleBinding<?> binding);
 

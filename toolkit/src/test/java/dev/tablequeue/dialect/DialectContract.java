@@ -657,21 +657,6 @@ public abstract class DialectContract {
         assertThat(opened).as("openings taken by " + dialect.name()).isPositive();
     }
 
-    @Test
-    public final void a_rollback_to_the_savepoint_undoes_what_came_after_it() throws Exception {
-        QueueTable<?> t = newTable();
-        RoleBinding<Record> b = payloadBinding(t, Form.LEASE).lease(t.LOCKED_UNTIL).build();
-        long id = insert(t, r -> r.group("a"));
-        try (Connection c = db.connect()) {
-            begin(c, b);
-            run(c, dialect.savepoint("tq_delivery"));
-            run(c, "UPDATE " + t.getName() + " SET note = 'written' WHERE id = " + id);
-            run(c, dialect.savepointRollback("tq_delivery"));
-            commit(c, b);
-        }
-        assertThat(stored(t, id).get("note")).isNull();
-    }
-
     // ================================================================ fixture
 
     /** A new empty queue table. */

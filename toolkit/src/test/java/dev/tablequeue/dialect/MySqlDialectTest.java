@@ -108,7 +108,7 @@ class MySqlDialectTest {
         run.begin(c, b);
         try {
             for (ClaimShape shape : ClaimShape.values()) {
-                run.run(c, d.savepoint("tq_claim"));
+                run.run(c, "SAVEPOINT tq_claim");
                 Map<String, Object> fetched = run.query(c, d.fetchByIds(b, shape, 2, false), new Binds().ids(ids)).get(0);
                 switch (b.form()) {
                     case ROW_LOCK, LEASE -> {
@@ -129,7 +129,7 @@ class MySqlDialectTest {
                     }
                 }
                 assertThat(run.query(c, d.fetchByIds(b, shape, 2, true), new Binds().ids(ids))).hasSize(2);
-                run.run(c, d.savepointRollback("tq_claim"));
+                run.run(c, "ROLLBACK TO SAVEPOINT tq_claim");
             }
             if (b.form() == Form.LEASE) {
                 run.claimInTransaction(c, b, ClaimShape.IDS, binds);

@@ -180,8 +180,6 @@ class SqliteDialectTextTest {
             assertThat(dialect.transactionOpening(b))
                     .isEqualTo(new TransactionOpening(true, Optional.of("BEGIN " + mode.name())));
         }
-        assertThat(dialect.savepoint("tq_delivery")).isEqualTo("SAVEPOINT tq_delivery");
-        assertThat(dialect.savepointRollback("tq_delivery")).isEqualTo("ROLLBACK TO SAVEPOINT tq_delivery");
     }
 
     @Test
