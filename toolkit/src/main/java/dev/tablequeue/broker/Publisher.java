@@ -60,7 +60,7 @@ public final class Publisher {
             throw new TableQueueException("publish of " + message.name() + " into \"" + route.binding().tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
-        broker.wake(route.binding(), group(route.binding(), message));
+        broker.wakeups.wake(route.binding(), group(route.binding(), message));
     }
 
     /**
@@ -92,7 +92,7 @@ public final class Publisher {
             throw new TableQueueException("publish of " + message.name() + " into \"" + binding.tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
-        broker.wake(binding, group(binding, message));
+        broker.wakeups.wake(binding, group(binding, message));
     }
 
     /**
@@ -173,11 +173,11 @@ public final class Publisher {
      * intervals after.
      */
     private void wakeWhenVisible(boolean committed, RoleBinding<?> binding, Set<String> groups) {
-        Runnable wake = () -> groups.forEach(group -> broker.wake(binding, group));
+        Runnable wake = () -> groups.forEach(group -> broker.wakeups.wake(binding, group));
         if (committed) {
             wake.run();
         } else if (!CommitWakeups.defer(wake)) {
-            groups.forEach(group -> broker.wakeUntilCommitted(binding, group));
+            groups.forEach(group -> broker.wakeups.wakeUntilCommitted(binding, group));
         }
     }
 
@@ -229,7 +229,7 @@ public final class Publisher {
 
     private void wakeAll(RoleBinding<?> binding, List<Message> messages) {
         for (String group : groups(binding, messages)) {
-            broker.wake(binding, group);
+            broker.wakeups.wake(binding, group);
         }
     }
 

@@ -188,6 +188,21 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<ProcessKeys> processKeys(Connection connection) throws SQLException {
+        return delegate.processKeys(connection);
+    }
+
+    @Override
+    public Optional<String> refuseChannel(String channel) {
+        return delegate.refuseChannel(channel);
+    }
+
+    @Override
+    public Notifications listen(Connection connection, java.util.Collection<String> channels) throws SQLException {
+        return delegate.listen(connection, channels);
+    }
+
+    @Override
     public boolean supportsNotify() {
         return delegate.supportsNotify();
     }

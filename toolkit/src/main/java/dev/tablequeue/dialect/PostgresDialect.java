@@ -195,6 +195,23 @@ public final class PostgresDialect extends JooqQueueDialect {
         return true;
     }
 
+    /** Where a channel name is over the 63 bytes PostgreSQL keeps of an identifier. */
+    @Override
+    public Optional<String> refuseChannel(String channel) {
+        int bytes = channel.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return bytes > MAX_IDENTIFIER_BYTES
+                ? Optional.of("the notification channel \"" + channel + "\" is " + bytes
+                        + " bytes; Postgres keeps channel names up to " + MAX_IDENTIFIER_BYTES)
+                : Optional.empty();
+    }
+
+    /** LISTEN on each channel, then pgjdbc's {@code getNotifications}; the driver is an optional dependency. */
+    @Override
+    public Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
+            throws java.sql.SQLException {
+        return PgNotifications.listen(connection, channels);
+    }
+
     @Override
     public Field<?> databaseNow() {
         return DSL.field("statement_timestamp()", SQLDataType.TIMESTAMPWITHTIMEZONE);

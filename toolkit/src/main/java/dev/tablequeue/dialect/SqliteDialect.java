@@ -184,6 +184,12 @@ public final class SqliteDialect extends JooqQueueDialect {
         return true;
     }
 
+    /** The keys of the database file {@code connection} reaches, in the process's {@link SqliteKeyRegistry}. */
+    @Override
+    public Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws SQLException {
+        return Optional.of(SqliteKeyRegistry.process().keysOf(SqliteKeyRegistry.databaseOf(connection)));
+    }
+
     @Override
     public boolean advisoryKeysInProcess() {
         return true;
