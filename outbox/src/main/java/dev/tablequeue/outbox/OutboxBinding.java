@@ -1,6 +1,6 @@
 package dev.tablequeue.outbox;
 
-import dev.tablequeue.binding.BindingException;
+import dev.tablequeue.BindingException;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;

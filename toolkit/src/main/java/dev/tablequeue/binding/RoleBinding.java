@@ -1,5 +1,6 @@
 package dev.tablequeue.binding;
 
+import dev.tablequeue.BindingException;
 import java.time.temporal.Temporal;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -107,7 +107,7 @@ public final class QueueAdmin {
     /**
      * The groups (queues) the rows of {@code binding}'s table are in, in order, dead-letter groups included.
      *
-     * @throws dev.tablequeue.dialect.DialectException where the table has no group column
+     * @throws dev.tablequeue.DialectException where the table has no group column
      */
     public List<String> groups(RoleBinding<?> binding) {
         Statement groups = AdminStatements.of(dialect, binding).groups();
@@ -292,7 +292,7 @@ public final class QueueAdmin {
      * Deletes the acknowledged rows of {@code queue} processed longer than {@code olderThan} ago.
      *
      * @return how many rows it deleted
-     * @throws dev.tablequeue.dialect.DialectException where the table has no processedAt column
+     * @throws dev.tablequeue.DialectException where the table has no processedAt column
      */
     public long purge(InboxQueue<?> queue, Duration olderThan) {
         if (olderThan.isNegative()) {

@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
