@@ -339,7 +339,7 @@ abstract class BindingDraft<R extends Record> {
         return switch (event) {
             case CLAIM -> "ownClaim(..)";
             case FETCH -> "ownFetch(..)";
-            case ACK, RETRY, DISCARD -> "own(" + event + ", ..)";
+            case ACK, RETRY, DROP -> "own(" + event + ", ..)";
             case RETRY_AFTER -> "ownRetryAfter(..)";
             case DEAD_LETTER -> "ownDeadLetter(..)";
             case EXTEND -> "ownExtend(..)";

@@ -46,7 +46,8 @@ public final class RoleBinding<R extends Record> {
     private final List<KeyPart> advisoryKey;
     private final ClockSource clock;
     private final Opening opening;
-    private final Map<Event, Object> own;
+    private final OwnStatements own;
+    private final Set<Event> owned;
     private final Set<String> generated;
 
     private RoleBinding(Builder<R> b) {
@@ -59,7 +60,8 @@ public final class RoleBinding<R extends Record> {
         this.advisoryKey = b.advisoryKey == null ? List.of() : List.copyOf(b.advisoryKey);
         this.clock = b.clock == null ? ClockSource.HOST : b.clock;
         this.opening = b.opening;
-        this.own = Collections.unmodifiableMap(new EnumMap<>(b.own));
+        this.own = OwnStatements.of(b.own);
+        this.owned = own.events();
         this.generated = Set.copyOf(b.generatedNames());
     }
 
@@ -151,14 +153,14 @@ public final class RoleBinding<R extends Record> {
         return Optional.ofNullable(opening);
     }
 
-    /** The events the service runs with its own statements, each with its function (see {@link Own}). */
-    public Map<Event, Object> ownEvents() {
+    /** The service's own statements, which run in place of the dialect's (see {@link Own}). */
+    public OwnStatements own() {
         return own;
     }
 
     /** Whether the service runs {@code event} with its own statement. */
     public boolean owns(Event event) {
-        return own.containsKey(event);
+        return owned.contains(event);
     }
 
     /**
@@ -344,10 +346,10 @@ public final class RoleBinding<R extends Record> {
             return own(Event.FETCH, fetch);
         }
 
-        /** The service's own acknowledgement, retry or discard. */
+        /** The service's own acknowledgement, retry or drop. */
         public Builder<R> own(Event event, Own.Settle settle) {
-            if (event != Event.ACK && event != Event.RETRY && event != Event.DISCARD) {
-                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DISCARD): "
+            if (event != Event.ACK && event != Event.RETRY && event != Event.DROP) {
+                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DROP): "
                         + event + " is declared with " + ownSetting(event));
             }
             return own(event, (Object) settle);

@@ -1,7 +1,6 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
-import dev.tablequeue.binding.Own;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.ProcessKeys;
 import java.sql.Connection;
@@ -30,7 +29,7 @@ final class AdvisoryKeys {
     /** Takes {@code key}'s lock for the session of {@code c} without waiting; true if it did. */
     boolean lock(Connection c, String key) throws SQLException {
         if (ctx.binding.owns(Event.LOCK)) {
-            return ((Own.Lock) ctx.binding.ownEvents().get(Event.LOCK)).lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
+            return ctx.binding.own().lock().lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
         }
         if (ctx.statements.lock().isPresent()) {
             return Jdbc.query(c, ctx.statements.lock().get(), new Binds().key(key), ctx.dialect, Jdbc::firstBoolean);
@@ -42,7 +41,7 @@ final class AdvisoryKeys {
     boolean unlock(Connection c, String key) {
         try {
             if (ctx.binding.owns(Event.UNLOCK)) {
-                return ((Own.Lock) ctx.binding.ownEvents().get(Event.UNLOCK))
+                return ctx.binding.own().unlock()
                         .lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
             }
             if (ctx.statements.unlock().isPresent()) {

@@ -2,7 +2,6 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.binding.Own;
 import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
@@ -84,7 +83,7 @@ final class ClaimSteps {
      * form the dialect stamps them; then the service's own fetch, or the dialect's, reads them.
      */
     private List<ClaimedRow> ownClaim(Connection c, Instant until) throws Exception {
-        List<?> ids = ((Own.Claim) ctx.binding.ownEvents().get(Event.CLAIM))
+        List<?> ids = ctx.binding.own().claim()
                 .claim(DSL.using(c, ctx.dialect.sqlDialect()), ctx.queue.group(), 1);
         if (ids == null || ids.isEmpty()) {
             return List.of();
@@ -128,7 +127,7 @@ final class ClaimSteps {
     List<ClaimedRow> fetch(Connection c, Object id) throws Exception {
         List<ClaimedRow> rows;
         if (ctx.binding.owns(Event.FETCH)) {
-            var fetched = ((Own.Fetch) ctx.binding.ownEvents().get(Event.FETCH))
+            var fetched = ctx.binding.own().fetch()
                     .fetch(DSL.using(c, ctx.dialect.sqlDialect()), List.of(id));
             rows = new ArrayList<>();
             for (Record r : fetched) {

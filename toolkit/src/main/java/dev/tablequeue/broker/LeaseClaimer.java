@@ -1,7 +1,6 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
-import dev.tablequeue.binding.Own;
 import dev.tablequeue.dialect.Binds;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -120,7 +119,7 @@ final class LeaseClaimer implements Claimer {
             boolean moved;
             try (Connection c = ctx.broker.dataSource.getConnection()) {
                 if (ctx.binding.owns(Event.EXTEND)) {
-                    moved = ((Own.Extend) ctx.binding.ownEvents().get(Event.EXTEND))
+                    moved = ctx.binding.own().extend()
                             .extend(DSL.using(c, ctx.dialect.sqlDialect()), d.id(), d.leaseHeld, until);
                 } else {
                     Binds binds = new Binds().id(d.id()).leaseHeld(d.leaseHeld).leaseUntil(until);

@@ -1,7 +1,7 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.TableQueueException;
-import dev.tablequeue.binding.Own;
+import dev.tablequeue.binding.OwnStatements;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.StatementBinder;
 import java.sql.BatchUpdateException;
@@ -182,12 +182,12 @@ final class Settlement {
 
     private void runOwn(Connection c, Write w) {
         DSLContext dsl = DSL.using(c, ctx.dialect.sqlDialect());
-        Object function = ctx.binding.ownEvents().get(w.plan().own());
+        OwnStatements own = ctx.binding.own();
         Object id = w.d().id();
         switch (w.plan().own()) {
-            case ACK, DISCARD, RETRY -> ((Own.Settle) function).settle(dsl, id);
-            case RETRY_AFTER -> ((Own.RetryAfter) function).retryAfter(dsl, id, ctx.now().plus(w.plan().delay()));
-            case DEAD_LETTER -> ((Own.DeadLetter) function).deadLetter(dsl, id, ctx.planner.destination());
+            case ACK, DROP, RETRY -> own.settle(w.plan().own()).settle(dsl, id);
+            case RETRY_AFTER -> own.retryAfter().retryAfter(dsl, id, ctx.now().plus(w.plan().delay()));
+            case DEAD_LETTER -> own.deadLetter().deadLetter(dsl, id, ctx.planner.destination());
             default -> throw new IllegalStateException("not a settlement: " + w.plan().own());
         }
     }

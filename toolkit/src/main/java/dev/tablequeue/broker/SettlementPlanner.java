@@ -93,7 +93,7 @@ final class SettlementPlanner {
         }
         Event event = switch (kind) {
             case ACK -> Event.ACK;
-            case DROP -> Event.DISCARD;
+            case DROP -> Event.DROP;
             case RETRY -> Event.RETRY;
             case RETRY_AFTER -> Event.RETRY_AFTER;
             case DEAD_LETTER -> Event.DEAD_LETTER;
@@ -103,7 +103,7 @@ final class SettlementPlanner {
         }
         List<Statement> run = switch (kind) {
             case ACK -> List.of(statements.ack());
-            case DROP -> List.of(statements.discard());
+            case DROP -> List.of(statements.drop());
             case RETRY -> statements.retry().map(List::of).orElse(List.of());
             case RETRY_AFTER -> List.of(statements.retryAfter().orElseThrow());
             case DEAD_LETTER -> statements.deadLetterToGroup().map(List::of).orElse(statements.deadLetterToTable());

@@ -128,8 +128,8 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
-    public Statement discard(RoleBinding<?> binding) {
-        return delegate.discard(binding);
+    public Statement drop(RoleBinding<?> binding) {
+        return delegate.drop(binding);
     }
 
     @Override

@@ -156,8 +156,8 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     @Override
-    public Statement discard(RoleBinding<?> b) {
-        return finish(b, "discard", true);
+    public Statement drop(RoleBinding<?> b) {
+        return finish(b, "drop", true);
     }
 
     /**

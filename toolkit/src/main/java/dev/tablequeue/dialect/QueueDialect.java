@@ -101,7 +101,7 @@ public interface QueueDialect {
     Statement retryAfter(RoleBinding<?> binding);
 
     /** Drops a row: as an acknowledgement does. */
-    Statement discard(RoleBinding<?> binding);
+    Statement drop(RoleBinding<?> binding);
 
     /** Moves a row whose attempts are spent into another group, keeping its attempt. */
     Statement deadLetterToGroup(RoleBinding<?> binding);

@@ -116,7 +116,7 @@ class SettlementPlannerTest {
         SettlementPlanner.Plan dead = planner.plan(Outcome.deadLetter(), 7L, FIRST, null, null, NOW);
         SettlementPlanner.Plan drop = planner.plan(Outcome.drop(), 7L, FIRST, null, null, NOW);
         assertThat(dead.kind()).isEqualTo(SettlementPlanner.Kind.DROP);
-        assertThat(dead.run()).containsExactly(s.discard()).isEqualTo(drop.run());
+        assertThat(dead.run()).containsExactly(s.drop()).isEqualTo(drop.run());
         assertThat(planner.fate(FIRST, Outcome.deadLetter())).isEqualTo("is dropped (deleted): no dead letter is declared");
         assertThat(toGroup(EMAILS, statements(EMAILS, true, null)).fate(FIRST, Outcome.drop()))
                 .isEqualTo("is dropped (marked processed)");

@@ -185,7 +185,7 @@ public abstract class DialectContract {
             Binds binds = new Binds().id(id).now(now).leaseHeld(stale).retryAt(now.plusSeconds(60))
                     .destination("dead").group("a");
             assertThat(update(c, dialect.ack(b), binds)).isZero();
-            assertThat(update(c, dialect.discard(b), binds)).isZero();
+            assertThat(update(c, dialect.drop(b), binds)).isZero();
             assertThat(update(c, dialect.retry(b).orElseThrow(), binds)).isZero();
             assertThat(update(c, dialect.retryAfter(b), binds)).isZero();
             assertThat(update(c, dialect.deadLetterToGroup(b), binds)).isZero();
@@ -272,7 +272,7 @@ public abstract class DialectContract {
     }
 
     @Test
-    public final void ack_and_discard_mark_processed_at_or_delete_the_row() throws Exception {
+    public final void ack_and_drop_mark_processed_at_or_delete_the_row() throws Exception {
         QueueTable<?> t = newTable();
         RoleBinding<Record> marks = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         RoleBinding<Record> deletes = RoleBinding.of(t, t.ID)
@@ -286,9 +286,9 @@ public abstract class DialectContract {
         long dropped = insert(t, r -> r.group("a"));
         try (Connection c = db.connect()) {
             assertThat(update(c, dialect.ack(marks), new Binds().id(acked).now(now))).isEqualTo(1);
-            assertThat(update(c, dialect.discard(marks), new Binds().id(discarded).now(now))).isEqualTo(1);
+            assertThat(update(c, dialect.drop(marks), new Binds().id(discarded).now(now))).isEqualTo(1);
             assertThat(update(c, dialect.ack(deletes), new Binds().id(deleted))).isEqualTo(1);
-            assertThat(update(c, dialect.discard(deletes), new Binds().id(dropped))).isEqualTo(1);
+            assertThat(update(c, dialect.drop(deletes), new Binds().id(dropped))).isEqualTo(1);
         }
         assertThat(instant(stored(t, acked).get("processed_at"))).isEqualTo(now);
         assertThat(instant(stored(t, discarded).get("processed_at"))).isEqualTo(now);
@@ -379,7 +379,7 @@ public abstract class DialectContract {
             assertThat(instant(row.get("processed_at"))).isEqualTo(now);
 
             long dropped = insert(t, r -> r.group("a"));
-            assertThat(update(c, dialect.discard(b), new Binds().id(dropped).now(now).lastError("undecodable")))
+            assertThat(update(c, dialect.drop(b), new Binds().id(dropped).now(now).lastError("undecodable")))
                     .isEqualTo(1);
             assertThat(stored(t, dropped).get("last_error")).isEqualTo("undecodable");
 

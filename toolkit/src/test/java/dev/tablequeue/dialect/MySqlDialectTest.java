@@ -155,7 +155,7 @@ class MySqlDialectTest {
             all.add(d.deadLetterToGroup(b));
         }
         all.add(d.ack(b));
-        all.add(d.discard(b));
+        all.add(d.drop(b));
         all.addAll(d.deadLetterToTable(b, dead));
         return all;
     }

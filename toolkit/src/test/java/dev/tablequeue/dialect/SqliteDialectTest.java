@@ -135,7 +135,7 @@ class SqliteDialectTest {
                     .containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
 
             Binds stale = settle(id, firstLease, later).leaseUntil(later.plus(LEASE).plusSeconds(15));
-            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.discard(b),
+            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.drop(b),
                     DIALECT.retry(b).orElseThrow(), DIALECT.retryAfter(b), DIALECT.deadLetterToGroup(b),
                     DIALECT.leaseExtend(b)));
             settlements.addAll(DIALECT.deadLetterToTable(b, dead));

@@ -149,7 +149,7 @@ class SqliteEveryStatementTest {
         }
         all.addAll(DIALECT.deadLetterToTable(b, DEAD));
         all.add(DIALECT.ack(b));
-        all.add(DIALECT.discard(b));
+        all.add(DIALECT.drop(b));
         return all;
     }
 

@@ -148,7 +148,7 @@ class SqliteTimeTest {
                     .isEmpty();
             assertThat(queues.run.rows(c, DIALECT.advisoryTake(b, ClaimShape.IDS), new Binds().id(due).group("g")))
                     .hasSize(1);
-            assertThat(queues.run.update(c, DIALECT.discard(b), new Binds().id(due))).isOne();
+            assertThat(queues.run.update(c, DIALECT.drop(b), new Binds().id(due))).isOne();
             assertThat((String) queues.row(c, t, due).get("processed_at")).matches(LAYOUT);
         }
     }
