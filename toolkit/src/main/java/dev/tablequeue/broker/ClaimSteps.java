@@ -2,9 +2,10 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,7 +1,8 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

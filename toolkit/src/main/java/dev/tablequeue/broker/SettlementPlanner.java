@@ -3,7 +3,7 @@ package dev.tablequeue.broker;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
 import java.time.Duration;

@@ -12,6 +12,9 @@ import java.util.Optional;
  */
 public final class BuiltInDialects implements QueueDialectProvider {
 
+    /** The provider {@link java.util.ServiceLoader} makes; {@link QueueDialects#detect} asks it last. */
+    public BuiltInDialects() {}
+
     @Override
     public Optional<QueueDialect> dialectFor(DatabaseMetaData meta) throws SQLException {
         String product = meta.getDatabaseProductName();

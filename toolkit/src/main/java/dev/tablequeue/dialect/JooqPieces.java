@@ -5,6 +5,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.KeyPart;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ abstract class JooqPieces implements QueueDialect {
     }
 
     /** A fresh writer for one statement. */
-    protected StatementWriter writer() {
+    StatementWriter writer() {
         return new StatementWriter(DSL.using(sqlDialect, StatementWriter.settings()));
     }
 
@@ -48,7 +49,7 @@ abstract class JooqPieces implements QueueDialect {
 
     /** "Now" for comparisons with {@code column}: the host's time as a param, or the database's clock. */
     @SuppressWarnings("unchecked")
-    protected <T> Field<T> now(StatementWriter w, RoleBinding<?> b, Field<T> column) {
+    <T> Field<T> now(StatementWriter w, RoleBinding<?> b, Field<T> column) {
         if (b.clock() == ClockSource.DATABASE) {
             return (Field<T>) databaseNow();
         }
@@ -56,7 +57,7 @@ abstract class JooqPieces implements QueueDialect {
     }
 
     /** The conditions that make a row claimable: its group, due, unfinished, and (lease form) unleased. */
-    protected Condition claimable(StatementWriter w, RoleBinding<?> b) {
+    Condition claimable(StatementWriter w, RoleBinding<?> b) {
         List<Condition> conditions = new ArrayList<>();
         b.column(Role.GROUP).ifPresent(g -> conditions.add(typed(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
         b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
@@ -69,7 +70,7 @@ abstract class JooqPieces implements QueueDialect {
     }
 
     /** Claim order: priority, then retry_after, then id, each where the table has it. */
-    protected List<SortField<?>> claimOrder(RoleBinding<?> b) {
+    List<SortField<?>> claimOrder(RoleBinding<?> b) {
         List<SortField<?>> order = new ArrayList<>();
         b.column(Role.PRIORITY).ifPresent(p -> order.add(unqualified(p).asc()));
         b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(unqualified(r).asc()));
@@ -81,7 +82,7 @@ abstract class JooqPieces implements QueueDialect {
      * The columns a claim or fetch returns for {@code shape}. Where {@code stamped}, the attempt is read as
      * it was before the stamp counted it.
      */
-    protected List<SelectField<?>> shape(RoleBinding<?> b, ClaimShape shape, boolean stamped) {
+    List<SelectField<?>> shape(RoleBinding<?> b, ClaimShape shape, boolean stamped) {
         List<Field<?>> columns = switch (shape) {
             case IDS -> List.of(b.id());
             case ROWS -> b.rowColumns();
@@ -108,42 +109,42 @@ abstract class JooqPieces implements QueueDialect {
     }
 
     /** {@code attempt - 1 AS attempt}: the attempt as it stood before a stamp counted it. */
-    protected Field<?> attemptBefore(Field<?> attempt) {
+    Field<?> attemptBefore(Field<?> attempt) {
         Field<Object> a = typed(unqualified(attempt));
         return a.minus(DSL.inline(1)).as(attempt.getName());
     }
 
     /** {@code attempt + 1}, for the SET clause that counts a delivery. */
-    protected Field<Object> attemptPlusOne(Field<?> attempt) {
+    Field<Object> attemptPlusOne(Field<?> attempt) {
         return typed(unqualified(attempt)).plus(DSL.inline(1));
     }
 
     /** The column by its name alone, so that statements read it in any FROM clause. */
     @SuppressWarnings("unchecked")
-    protected static <T> Field<T> unqualified(Field<T> column) {
+    static <T> Field<T> unqualified(Field<T> column) {
         return (Field<T>) DSL.field(DSL.name(column.getName()), column.getDataType());
     }
 
     /** A column seen as Field&lt;Object&gt;, for building statements over columns of any type. */
     @SuppressWarnings("unchecked")
-    protected static Field<Object> typed(Field<?> column) {
+    static Field<Object> typed(Field<?> column) {
         return (Field<Object>) unqualified(column);
     }
 
     /** An expression seen as Field&lt;Object&gt;, unchanged. */
     @SuppressWarnings("unchecked")
-    protected static Field<Object> asObject(Field<?> expression) {
+    static Field<Object> asObject(Field<?> expression) {
         return (Field<Object>) expression;
     }
 
     /** The id condition {@code id = ?}. */
-    protected Condition idIs(StatementWriter w, RoleBinding<?> b) {
+    Condition idIs(StatementWriter w, RoleBinding<?> b) {
         Field<Object> id = typed(b.id());
         return id.eq(w.bind(Param.of(Param.Kind.ID, b.id()), id));
     }
 
     /** In the lease form, {@code locked_until = ?held}: the settlement takes effect only with the token. */
-    protected Condition holdsLease(StatementWriter w, RoleBinding<?> b) {
+    Condition holdsLease(StatementWriter w, RoleBinding<?> b) {
         if (b.form() != Form.LEASE) {
             return DSL.noCondition();
         }
@@ -155,12 +156,12 @@ abstract class JooqPieces implements QueueDialect {
      * Adds {@code last_error = coalesce(?, last_error)} to {@code set} where the binding keeps a last error:
      * an outcome a failure caused writes its text, any other binds null and keeps what the row held.
      */
-    protected void writeLastError(StatementWriter w, RoleBinding<?> b, Map<Field<?>, Field<?>> set) {
+    void writeLastError(StatementWriter w, RoleBinding<?> b, Map<Field<?>, Field<?>> set) {
         b.column(Role.LAST_ERROR).ifPresent(column -> set.put(typed(column), lastError(w, column)));
     }
 
     /** {@code coalesce(?, last_error)}: the failure's text, or the column's own where there is none. */
-    protected Field<Object> lastError(StatementWriter w, Field<?> column) {
+    Field<Object> lastError(StatementWriter w, Field<?> column) {
         Field<Object> e = typed(column);
         return DSL.coalesce(w.bind(Param.of(Param.Kind.LAST_ERROR, column), e), e);
     }
@@ -171,7 +172,7 @@ abstract class JooqPieces implements QueueDialect {
      * would be passed over by every claim. Rows whose parts differ only by NULL and empty text share a key,
      * which runs them one at a time and never delivers one twice.
      */
-    protected Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
+    Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
         List<Field<String>> parts = new ArrayList<>();
         for (KeyPart part : b.advisoryKey()) {
             if (part instanceof KeyPart.Literal l) {
@@ -187,13 +188,13 @@ abstract class JooqPieces implements QueueDialect {
      * {@code select}, locking the rows it reads until its transaction ends: {@code FOR UPDATE}. A database that
      * takes one writer at a time, whose transaction opening takes the write lock, overrides this.
      */
-    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
+    Select<?> lockingRead(SelectForUpdateStep<?> select) {
         return select.forUpdate();
     }
 
     /** The binding's table, typed for jOOQ's DSL. */
     @SuppressWarnings("unchecked")
-    protected static Table<Record> table(RoleBinding<?> b) {
+    static Table<Record> table(RoleBinding<?> b) {
         return (Table<Record>) b.table();
     }
 }

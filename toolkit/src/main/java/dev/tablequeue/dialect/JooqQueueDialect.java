@@ -5,6 +5,7 @@ import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -28,9 +29,9 @@ import org.jooq.impl.DSL;
  * The statements every built-in dialect shares, built with jOOQ and rendered for {@link #sqlDialect()}. A
  * dialect overrides the statements whose shape differs on its server (claims, locks, returning rows).
  */
-public abstract class JooqQueueDialect extends JooqPieces {
+abstract class JooqQueueDialect extends JooqPieces {
 
-    protected JooqQueueDialect(SQLDialect sqlDialect) {
+    JooqQueueDialect(SQLDialect sqlDialect) {
         super(sqlDialect);
     }
 
@@ -59,7 +60,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     /** The id of a FIFO group's head: its first unfinished row in claim order, due or not. */
-    protected Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
+    Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
         Field<Object> group = typed(b.column(Role.GROUP).orElseThrow());
         Condition unfinished = b.column(Role.PROCESSED_AT).map(p -> unqualified(p).isNull())
                 .orElse(DSL.noCondition());
@@ -72,7 +73,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     /** A FIFO head may be taken when it is due, unfinished and (lease form) unleased. */
-    protected Condition dueAndUnfinished(StatementWriter w, RoleBinding<?> b) {
+    Condition dueAndUnfinished(StatementWriter w, RoleBinding<?> b) {
         List<Condition> conditions = new ArrayList<>();
         b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
         b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
@@ -88,7 +89,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
      * A row of the claim's group whose lease still holds: while one is in work the group's head waits, even
      * where a row that came in ahead of it has become the head since.
      */
-    protected org.jooq.Select<?> leaseHeldInGroup(StatementWriter w, RoleBinding<?> b) {
+    org.jooq.Select<?> leaseHeldInGroup(StatementWriter w, RoleBinding<?> b) {
         Table<?> held = b.table().as("tq_held");
         Field<Object> group = heldColumn(b.column(Role.GROUP).orElseThrow());
         Field<Object> lease = heldColumn(b.column(Role.LEASE).orElseThrow());
@@ -128,7 +129,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     /** {@code count} id placeholders, for an IN list. */
-    protected List<Field<Object>> ids(StatementWriter w, RoleBinding<?> b, int count) {
+    List<Field<Object>> ids(StatementWriter w, RoleBinding<?> b, int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be at least 1, was " + count);
         }
@@ -164,7 +165,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
      * Marks processed_at (and, for a drop, the last error), or deletes the row, while (lease form) the row
      * holds the token.
      */
-    protected Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
+    Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
         StatementWriter w = writer();
         Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
         if (processed.isPresent()) {
@@ -231,7 +232,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     /** The database's clock plus a {@link Param.Kind#DELAY} param. */
-    protected abstract Field<?> databaseNowPlus(StatementWriter w);
+    abstract Field<?> databaseNowPlus(StatementWriter w);
 
     @Override
     public Statement deadLetterToGroup(RoleBinding<?> b) {
@@ -324,7 +325,7 @@ public abstract class JooqQueueDialect extends JooqPieces {
     }
 
     /** Refuses identifiers of the binding longer than {@code limit} (bytes or characters, as the server counts). */
-    protected void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
+    void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
         List<String> names = new ArrayList<>();
         names.add(b.table().getName());
         b.roles().values().forEach(f -> names.add(f.getName()));

@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,7 +220,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    protected Field<?> databaseNowPlus(StatementWriter w) {
+    Field<?> databaseNowPlus(StatementWriter w) {
         Field<Double> seconds = w.bind(Param.of(Param.Kind.DELAY), SQLDataType.DOUBLE);
         return DSL.field("(statement_timestamp() + make_interval(secs => {0}))",
                 SQLDataType.TIMESTAMPWITHTIMEZONE, seconds);

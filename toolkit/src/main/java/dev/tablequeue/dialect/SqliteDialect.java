@@ -6,6 +6,8 @@ import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
+import dev.tablequeue.internal.StatementWriter;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -198,7 +200,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** The select as it is: SQLite has no {@code FOR UPDATE}, and a transaction opened here holds the write lock. */
     @Override
-    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
+    Select<?> lockingRead(SelectForUpdateStep<?> select) {
         return select;
     }
 
@@ -224,7 +226,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** {@code strftime(.., 'now', ?)}, where the param is a modifier such as {@code '+12.345 seconds'}. */
     @Override
-    protected Field<?> databaseNowPlus(StatementWriter w) {
+    Field<?> databaseNowPlus(StatementWriter w) {
         return DSL.field(NOW_PLUS_SQL, SQLDataType.VARCHAR, w.text(Param.of(Param.Kind.DELAY)));
     }
 

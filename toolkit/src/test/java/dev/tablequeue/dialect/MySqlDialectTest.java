@@ -7,6 +7,8 @@ import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.StatementWriter;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;

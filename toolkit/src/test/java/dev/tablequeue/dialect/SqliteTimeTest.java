@@ -3,6 +3,7 @@ package dev.tablequeue.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

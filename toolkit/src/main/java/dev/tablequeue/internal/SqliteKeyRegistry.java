@@ -1,5 +1,6 @@
-package dev.tablequeue.dialect;
+package dev.tablequeue.internal;
 
+import dev.tablequeue.dialect.ProcessKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
