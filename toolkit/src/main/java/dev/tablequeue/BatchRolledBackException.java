@@ -1,7 +1,7 @@
 package dev.tablequeue;
 
 /** A settlement of a batch whose shared transaction an earlier settlement rolled back. */
-public class BatchRolledBackException extends TableQueueException {
+public class BatchRolledBackException extends SettlementFailureException {
     private static final long serialVersionUID = 1L;
 
     public BatchRolledBackException(String message) {

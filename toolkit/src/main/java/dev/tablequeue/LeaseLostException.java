@@ -1,7 +1,7 @@
 package dev.tablequeue;
 
 /** A settlement that came after its lease ran out, when another claim may hold the row: it changed nothing. */
-public class LeaseLostException extends TableQueueException {
+public class LeaseLostException extends SettlementFailureException {
     private static final long serialVersionUID = 1L;
 
     public LeaseLostException(String message) {

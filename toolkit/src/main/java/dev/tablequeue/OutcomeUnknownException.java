@@ -6,7 +6,7 @@ package dev.tablequeue;
  * settled, or back in the queue once its lease or lock is gone; a handler with effects outside the database
  * should be idempotent. Names the outcome, the row and the table; the connection's failure is the cause.
  */
-public class OutcomeUnknownException extends TableQueueException {
+public class OutcomeUnknownException extends SettlementFailureException {
     private static final long serialVersionUID = 1L;
 
     private final String table;

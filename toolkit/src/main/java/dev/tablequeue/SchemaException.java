@@ -1,7 +1,7 @@
 package dev.tablequeue;
 
 /** A table or column a binding names that the database lacks: names the table and the statement that failed to prepare. */
-public class SchemaException extends TableQueueException {
+public class SchemaException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
     public SchemaException(String message) {

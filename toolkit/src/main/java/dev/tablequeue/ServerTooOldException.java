@@ -4,7 +4,7 @@ package dev.tablequeue;
  * A database server older than the oldest one tablequeue serves: thrown when a subscription opens and reads
  * the server's version. Carries the server's name, the version it reported and the floor it fell short of.
  */
-public class ServerTooOldException extends TableQueueException {
+public class ServerTooOldException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
     private final String server;

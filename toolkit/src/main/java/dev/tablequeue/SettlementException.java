@@ -4,7 +4,7 @@ package dev.tablequeue;
  * An outcome that was not written because a statement of its settlement failed in the database: names the
  * outcome, the row, the table and the statement with its SQL. The driver's exception is the cause.
  */
-public class SettlementException extends TableQueueException {
+public class SettlementException extends SettlementFailureException {
     private static final long serialVersionUID = 1L;
 
     private final String table;

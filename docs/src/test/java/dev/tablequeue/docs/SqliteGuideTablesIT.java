@@ -3,7 +3,7 @@ package dev.tablequeue.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tablequeue.dialect.DialectException;
+import dev.tablequeue.DialectException;
 import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.testkit.LiveDatabase;
 import java.io.ByteArrayInputStream;

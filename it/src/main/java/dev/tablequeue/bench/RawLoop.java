@@ -2,11 +2,11 @@ package dev.tablequeue.bench;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.SqliteKeyRegistry;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.StatementBinder;
+import dev.tablequeue.internal.StatementBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.tablequeue.it;
 
-import dev.tablequeue.dialect.SqliteKeyRegistry;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import dev.tablequeue.testkit.LiveDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;

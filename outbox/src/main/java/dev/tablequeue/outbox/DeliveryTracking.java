@@ -82,9 +82,9 @@ final class DeliveryTracking implements HandlerMiddleware {
     private void settle(Registration r, Object id, Outcome outcome) {
         OutboxEvent event = switch (outcome) {
             case Outcome.Ack a -> OutboxEvent.ACK;
-            case Outcome.Drop d -> OutboxEvent.DISCARD;
+            case Outcome.Drop d -> OutboxEvent.DROP;
             // the message goes to a dead letter: its record is finished, and the republish must not send it again
-            case Outcome.DeadLetter d -> OutboxEvent.DISCARD;
+            case Outcome.DeadLetter d -> OutboxEvent.DROP;
             case Outcome.Retry t -> OutboxEvent.RETRY;
             case Outcome.RetryAfter t -> OutboxEvent.RETRY;
         };

@@ -391,7 +391,7 @@ public final class Outbox implements AutoCloseable {
          * test kit, with the outbox off, nothing touches the database).
          *
          * @throws OutboxException for a name registered twice, naming it
-         * @throws dev.tablequeue.binding.BindingException for a setting a record table cannot carry
+         * @throws dev.tablequeue.BindingException for a setting a record table cannot carry
          * @throws SchemaException for a table or column the database lacks
          */
         public Outbox build() {

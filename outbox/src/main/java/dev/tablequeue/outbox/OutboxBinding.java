@@ -1,6 +1,6 @@
 package dev.tablequeue.outbox;
 
-import dev.tablequeue.binding.BindingException;
+import dev.tablequeue.BindingException;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
@@ -188,10 +188,10 @@ public final class OutboxBinding<R extends Record> {
             return own(OutboxEvent.FETCH, fetch);
         }
 
-        /** The service's own acknowledgement, retry or discard of a record. */
+        /** The service's own acknowledgement, retry or drop of a record. */
         public Builder<R> own(OutboxEvent event, OwnRecords.Settle settle) {
-            if (event != OutboxEvent.ACK && event != OutboxEvent.RETRY && event != OutboxEvent.DISCARD) {
-                problems.add("own(" + event + ", ..) takes a settlement (ACK, RETRY or DISCARD); " + event
+            if (event != OutboxEvent.ACK && event != OutboxEvent.RETRY && event != OutboxEvent.DROP) {
+                problems.add("own(" + event + ", ..) takes a settlement (ACK, RETRY or DROP); " + event
                         + " is declared with " + (event == OutboxEvent.FETCH ? "ownFetch" : "ownRecover") + "(..)");
             }
             return own(event, (Object) settle);

@@ -9,7 +9,7 @@ public enum OutboxEvent {
     /** What a retried delivery does to its record (by default nothing: the record waits for the republish). */
     RETRY,
     /** Marks the record of a dropped delivery processed, as {@link #ACK} does by default. */
-    DISCARD,
+    DROP,
     /** Reads the unprocessed records of some names, in id order, for the republish at startup. */
     RECOVER
 }

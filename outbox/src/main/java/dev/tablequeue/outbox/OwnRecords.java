@@ -17,7 +17,7 @@ public final class OwnRecords {
         boolean processed(DSLContext ctx, Object id);
     }
 
-    /** Settles the record {@code id}: an acknowledgement, a retry or a discard. */
+    /** Settles the record {@code id}: an acknowledgement, a retry or a drop. */
     @FunctionalInterface
     public interface Settle {
         void settle(DSLContext ctx, Object id);

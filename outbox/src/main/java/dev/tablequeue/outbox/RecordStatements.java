@@ -2,11 +2,11 @@ package dev.tablequeue.outbox;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.StatementBinder;
+import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

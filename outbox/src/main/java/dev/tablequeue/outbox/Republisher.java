@@ -1,6 +1,6 @@
 package dev.tablequeue.outbox;
 
-import dev.tablequeue.binding.BindingException;
+import dev.tablequeue.BindingException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.tablequeue.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tablequeue.binding.BindingException;
+import dev.tablequeue.BindingException;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;

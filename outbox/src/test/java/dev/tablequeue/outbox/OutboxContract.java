@@ -510,8 +510,8 @@ public abstract class OutboxContract extends OutboxFixture {
         List<String> settled = new CopyOnWriteArrayList<>();
         OutboxBinding<org.jooq.Record> own = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).processedAt(t.PROCESSED_AT)
                 .own(OutboxEvent.RETRY, (ctx, id) -> settled.add("retry " + id))
-                .own(OutboxEvent.DISCARD, (ctx, id) -> {
-                    settled.add("discard " + id);
+                .own(OutboxEvent.DROP, (ctx, id) -> {
+                    settled.add("drop " + id);
                     ctx.deleteFrom(t).where(t.ID.eq((Long) id)).execute();
                 })
                 .ownRecover((ctx, names, after, limit) -> ctx.selectFrom(t)
@@ -534,11 +534,11 @@ public abstract class OutboxContract extends OutboxFixture {
         assertThat(outbox.republish(transport.sender())).isEqualTo(2);
 
         await().atMost(PATIENCE).until(() -> settled.size() == 3);
-        // the service's own recover read the newest first; its retry left the record, its discard deleted it
+        // the service's own recover read the newest first; its retry left the record, its drop deleted it
         assertThat(received.get(0).n()).isEqualTo(2);
         assertThat(received.get(0).headers()).containsEntry("own", "yes");
         assertThat(settled).startsWith("retry " + second);
-        assertThat(settled.subList(1, 3)).containsExactlyInAnyOrder("discard " + first, "discard " + second);
+        assertThat(settled.subList(1, 3)).containsExactlyInAnyOrder("drop " + first, "drop " + second);
         assertThat(records(t)).isZero();
     }
 

@@ -7,7 +7,7 @@ public enum Event {
     ACK,
     RETRY,
     RETRY_AFTER,
-    DISCARD,
+    DROP,
     DEAD_LETTER,
     EXTEND,
     LOCK,

@@ -26,7 +26,7 @@ public final class Own {
         Result<? extends Record> fetch(DSLContext ctx, List<?> ids);
     }
 
-    /** Settles one row: an acknowledgement, a retry or a discard. */
+    /** Settles one row: an acknowledgement, a retry or a drop. */
     @FunctionalInterface
     public interface Settle {
         void settle(DSLContext ctx, Object id);

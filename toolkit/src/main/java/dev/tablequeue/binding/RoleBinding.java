@@ -1,27 +1,17 @@
 package dev.tablequeue.binding;
 
+import dev.tablequeue.BindingException;
 import java.time.temporal.Temporal;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.jooq.DataType;
 import org.jooq.Field;
-import org.jooq.JSON;
-import org.jooq.JSONB;
 import org.jooq.Record;
-import org.jooq.SQLDialect;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
-import org.jooq.TableField;
 
 /**
  * Which role each column of a queue table plays: the description every statement of the queue is built
@@ -56,7 +46,8 @@ public final class RoleBinding<R extends Record> {
     private final List<KeyPart> advisoryKey;
     private final ClockSource clock;
     private final Opening opening;
-    private final Map<Event, Object> own;
+    private final OwnStatements own;
+    private final Set<Event> owned;
     private final Set<String> generated;
 
     private RoleBinding(Builder<R> b) {
@@ -69,7 +60,8 @@ public final class RoleBinding<R extends Record> {
         this.advisoryKey = b.advisoryKey == null ? List.of() : List.copyOf(b.advisoryKey);
         this.clock = b.clock == null ? ClockSource.HOST : b.clock;
         this.opening = b.opening;
-        this.own = Collections.unmodifiableMap(new EnumMap<>(b.own));
+        this.own = OwnStatements.of(b.own);
+        this.owned = own.events();
         this.generated = Set.copyOf(b.generatedNames());
     }
 
@@ -85,7 +77,7 @@ public final class RoleBinding<R extends Record> {
 
     /** The table's name as messages print it, qualified with its schema where it has one. */
     public String tableName() {
-        return Builder.qualified(table);
+        return BindingDraft.qualified(table);
     }
 
     /** The id column. */
@@ -117,7 +109,7 @@ public final class RoleBinding<R extends Record> {
         if (column == null) {
             return 0;
         }
-        int declared = Builder.declaredLength(table, column);
+        int declared = BindingDraft.declaredLength(table, column);
         return declared > 0 ? Math.min(declared, LAST_ERROR_LONGEST) : LAST_ERROR_LONGEST;
     }
 
@@ -161,14 +153,14 @@ public final class RoleBinding<R extends Record> {
         return Optional.ofNullable(opening);
     }
 
-    /** The events the service runs with its own statements, each with its function (see {@link Own}). */
-    public Map<Event, Object> ownEvents() {
+    /** The service's own statements, which run in place of the dialect's (see {@link Own}). */
+    public OwnStatements own() {
         return own;
     }
 
     /** Whether the service runs {@code event} with its own statement. */
     public boolean owns(Event event) {
-        return own.containsKey(event);
+        return owned.contains(event);
     }
 
     /**
@@ -184,15 +176,7 @@ public final class RoleBinding<R extends Record> {
      * declared without columns, the role columns, header fields and data columns.
      */
     public List<Field<?>> rowColumns() {
-        Field<?>[] declared = table.fields();
-        if (declared.length > 0) {
-            return List.of(declared);
-        }
-        Map<String, Field<?>> columns = new LinkedHashMap<>();
-        roles.values().forEach(f -> columns.putIfAbsent(f.getName(), f));
-        headerFields.forEach(f -> columns.putIfAbsent(f.getName(), f));
-        data.forEach(f -> columns.putIfAbsent(f.getName(), f));
-        return List.copyOf(columns.values());
+        return BindingColumns.rowColumns(table, roles, headerFields, data);
     }
 
     /**
@@ -201,27 +185,7 @@ public final class RoleBinding<R extends Record> {
      * then data.
      */
     public List<Field<?>> insertColumns() {
-        List<Field<?>> columns = new ArrayList<>();
-        for (Map.Entry<Role, Field<?>> e : roles.entrySet()) {
-            Role role = e.getKey();
-            if (role == Role.PROCESSED_AT || role == Role.LEASE || role == Role.LAST_ERROR) {
-                continue;
-            }
-            if (!isGenerated(e.getValue())) {
-                columns.add(e.getValue());
-            }
-        }
-        for (Field<?> f : headerFields) {
-            if (!isGenerated(f)) {
-                columns.add(f);
-            }
-        }
-        for (Field<?> f : data) {
-            if (!isGenerated(f)) {
-                columns.add(f);
-            }
-        }
-        return List.copyOf(columns);
+        return BindingColumns.insertColumns(this, roles, headerFields, data);
     }
 
     @Override
@@ -233,31 +197,16 @@ public final class RoleBinding<R extends Record> {
      * Declares a binding, one setting at a time; {@link #build()} checks every rule a type cannot carry and
      * throws {@link BindingException} naming the table and the rule.
      */
-    public static final class Builder<R extends Record> {
-        private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
-
-        private final Table<R> table;
-        private final Map<Role, Field<?>> roles = new EnumMap<>(Role.class);
-        private final List<String> problems = new ArrayList<>();
-        private final List<Field<?>> headerFields = new ArrayList<>();
-        private final List<Field<?>> data = new ArrayList<>();
-        private final Map<Event, Object> own = new EnumMap<>(Event.class);
-        private final Set<String> declaredGenerated = new LinkedHashSet<>();
-        private boolean fifo;
-        private Form form;
-        private List<KeyPart> advisoryKey;
-        private String advisoryTemplate;
-        private ClockSource clock;
-        private Opening opening;
-        private boolean headerFieldsSet;
-        private boolean dataSet;
+    public static final class Builder<R extends Record> extends BindingDraft<R> {
 
         private Builder(Table<R> table, Field<?> id) {
-            this.table = Objects.requireNonNull(table, "a binding needs its table");
-            Objects.requireNonNull(id, "binding of table \"" + qualified(table) + "\" needs its id column");
-            roles.put(Role.ID, id);
+            super(table, id);
         }
 
+        @Override
+        Builder<R> self() {
+            return this;
+        }
         /** The group column: a subscription's name selects its group, and every group is a queue. */
         public Builder<R> group(Field<String> column) {
             return role(Role.GROUP, column);
@@ -397,10 +346,10 @@ public final class RoleBinding<R extends Record> {
             return own(Event.FETCH, fetch);
         }
 
-        /** The service's own acknowledgement, retry or discard. */
+        /** The service's own acknowledgement, retry or drop. */
         public Builder<R> own(Event event, Own.Settle settle) {
-            if (event != Event.ACK && event != Event.RETRY && event != Event.DISCARD) {
-                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DISCARD): "
+            if (event != Event.ACK && event != Event.RETRY && event != Event.DROP) {
+                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DROP): "
                         + event + " is declared with " + ownSetting(event));
             }
             return own(event, (Object) settle);
@@ -437,317 +386,11 @@ public final class RoleBinding<R extends Record> {
          * @throws BindingException naming the table and every rule the declaration breaks
          */
         public RoleBinding<R> build() {
-            List<String> broken = new ArrayList<>(problems);
-            checkColumns(broken);
-            checkTypes(broken);
-            checkForm(broken);
-            checkOwnEvents(broken);
-            checkMode(broken);
+            List<String> broken = broken();
             if (!broken.isEmpty()) {
                 throw new BindingException(qualified(table), String.join("; ", broken));
             }
             return new RoleBinding<>(this);
-        }
-
-        private Builder<R> role(Role role, Field<?> column) {
-            Objects.requireNonNull(column, () -> "binding of table \"" + qualified(table) + "\": "
-                    + role.setting() + "(..) takes a column, not null");
-            if (roles.containsKey(role)) {
-                problems.add(role == Role.GROUP
-                        ? "the group is set twice (group(..) and fifoGroup(..) name one role)"
-                        : role.setting() + "(..) is set twice");
-            }
-            roles.put(role, column);
-            return this;
-        }
-
-        private void setForm(Form next) {
-            if (form == next) {
-                // A second lease(..) is reported by role(..) as a role set twice.
-                if (next == Form.ADVISORY) {
-                    problems.add("advisory(..) is set twice");
-                }
-            } else if (form != null) {
-                problems.add("one form per table: " + describe(form) + " and " + describe(next)
-                        + " are both declared");
-            }
-            form = next;
-        }
-
-        private Builder<R> opening(Opening next) {
-            if (opening != null) {
-                problems.add("one opening per table: " + opening + " and " + next + " are both declared");
-            }
-            opening = next;
-            return this;
-        }
-
-        private Builder<R> own(Event event, Object function) {
-            Objects.requireNonNull(function, "own " + event);
-            if (own.containsKey(event)) {
-                problems.add("own event " + event + " is set twice");
-            }
-            own.put(event, function);
-            return this;
-        }
-
-        private void checkColumns(List<String> broken) {
-            Map<String, String> playedBy = new LinkedHashMap<>();
-            Map<String, Field<?>> columns = new LinkedHashMap<>();
-            for (Map.Entry<Role, Field<?>> e : roles.entrySet()) {
-                claim(playedBy, columns, e.getValue(), e.getKey().setting(), broken);
-            }
-            for (Field<?> f : headerFields) {
-                claim(playedBy, columns, f, "headerFields", broken);
-            }
-            for (Field<?> f : data) {
-                claim(playedBy, columns, f, "data", broken);
-            }
-            boolean declared = table.fields().length > 0;
-            for (Field<?> f : columns.values()) {
-                String column = f.getName();
-                String other = otherTable(f);
-                if (other != null) {
-                    broken.add("column \"" + column + "\" (" + playedBy.get(column)
-                            + ") is not a column of the table but of \"" + other + "\"");
-                } else if (declared && table.field(column) == null) {
-                    broken.add("column \"" + column + "\" (" + playedBy.get(column)
-                            + ") is not a column of the table");
-                }
-            }
-        }
-
-        /** The table a column belongs to, where it is a column of a table other than this one; null otherwise. */
-        private String otherTable(Field<?> f) {
-            return f instanceof TableField<?, ?> column && column.getTable() != null && !column.getTable().equals(table)
-                    ? qualified(column.getTable())
-                    : null;
-        }
-
-        private static void claim(Map<String, String> playedBy, Map<String, Field<?>> columns, Field<?> f, String what,
-                List<String> broken) {
-            String before = playedBy.putIfAbsent(f.getName(), what);
-            columns.putIfAbsent(f.getName(), f);
-            if (before != null) {
-                broken.add("column \"" + f.getName() + "\" plays two roles: " + before + " and " + what);
-            }
-        }
-
-        private void checkTypes(List<String> broken) {
-            Field<?> payload = roles.get(Role.PAYLOAD);
-            if (payload != null) {
-                Class<?> type = payload.getType();
-                if (type != byte[].class && type != String.class && type != JSON.class && type != JSONB.class) {
-                    broken.add("payload column \"" + payload.getName() + "\" must hold byte[], String, JSON or"
-                            + " JSONB, not " + type.getSimpleName());
-                }
-            }
-            Field<?> headers = roles.get(Role.HEADERS);
-            if (headers != null) {
-                Class<?> type = headers.getType();
-                if (type != String.class && type != JSON.class && type != JSONB.class) {
-                    broken.add("headers column \"" + headers.getName() + "\" must hold String, JSON or JSONB,"
-                            + " not " + type.getSimpleName());
-                }
-            }
-            Field<?> lastError = roles.get(Role.LAST_ERROR);
-            if (lastError != null) {
-                checkLastError(lastError, broken);
-            }
-            if (!headerFields.isEmpty() && headers != null) {
-                broken.add("headers(..) and headerFields(..) are two layouts of the headers: declare one");
-            }
-        }
-
-        private void checkLastError(Field<?> column, List<String> broken) {
-            String name = "lastError column \"" + column.getName() + "\"";
-            if (column.getType() != String.class) {
-                broken.add(name + " must hold String (text), not " + column.getType().getSimpleName());
-                return;
-            }
-            int length = declaredLength(table, column);
-            if (length > 0 && length < LAST_ERROR_SHORTEST) {
-                broken.add(name + " holds " + length + " characters, and a last error needs at least "
-                        + LAST_ERROR_SHORTEST + " to say more than the exception's class");
-            }
-            DataType<?> type = declared(table, column).getDataType();
-            if (!type.nullable() && !type.defaulted()) {
-                broken.add(name + " is NOT NULL without a default, and a new row has no error: the insert"
-                        + " would fail, so declare it nullable");
-            }
-        }
-
-        /** {@code column} as the table declares it (with jOOQ's metadata), or as given where it does not. */
-        private static Field<?> declared(Table<?> table, Field<?> column) {
-            Field<?> declared = table.field(column.getName());
-            return declared == null ? column : declared;
-        }
-
-        /** The declared length of a text column, 0 where jOOQ knows none (TEXT, CLOB). */
-        static int declaredLength(Table<?> table, Field<?> column) {
-            DataType<?> type = declared(table, column).getDataType();
-            return type.hasLength() ? type.length() : 0;
-        }
-
-        private void checkForm(List<String> broken) {
-            Form f = form == null ? Form.ROW_LOCK : form;
-            if (f == Form.LEASE && clock == ClockSource.DATABASE) {
-                broken.add("the lease form reads the host's clock (each settlement names the expiry its claim"
-                        + " wrote): lease(..) and databaseClock() cannot go together");
-            }
-            if (f == Form.ADVISORY) {
-                if (fifo) {
-                    broken.add("FIFO groups are not taken in the advisory form: put the group's column into the"
-                            + " lock key instead of fifoGroup(..)");
-                }
-                if (advisoryTemplate != null) {
-                    advisoryKey = parseKey(advisoryTemplate, broken);
-                } else if (advisoryKey.isEmpty()) {
-                    broken.add("the advisory lock key is empty");
-                } else if (advisoryKey.stream().noneMatch(p -> p instanceof KeyPart.Column)) {
-                    broken.add("the advisory lock key names no column, so every row would share one lock");
-                } else {
-                    checkKeyColumns(broken);
-                }
-            }
-        }
-
-        /**
-         * Splits a key template into its parts, reporting every fault of the template itself; the columns it
-         * names are looked up in the table, so each part holds the table's own field.
-         */
-        private List<KeyPart> parseKey(String template, List<String> broken) {
-            String quoted = "the advisory lock key \"" + template + "\"";
-            if (template.isEmpty()) {
-                broken.add("the advisory lock key is empty");
-                return List.of();
-            }
-            List<KeyPart> parts = new ArrayList<>();
-            Matcher m = PLACEHOLDER.matcher(template);
-            int at = 0;
-            int placeholders = 0;
-            boolean balanced = true;
-            while (m.find()) {
-                balanced &= literal(template.substring(at, m.start()), parts);
-                placeholders++;
-                String name = m.group(1).trim();
-                Field<?> column = name.isEmpty() ? null : table.field(name);
-                if (name.isEmpty()) {
-                    broken.add(quoted + " has a placeholder {} that names no column");
-                } else if (column == null) {
-                    broken.add(quoted + " names column \"" + name + "\", which the table does not have");
-                } else {
-                    parts.add(KeyPart.column(column));
-                }
-                at = m.end();
-            }
-            balanced &= literal(template.substring(at), parts);
-            if (!balanced) {
-                broken.add(quoted + " has an unbalanced brace");
-            } else if (placeholders == 0) {
-                broken.add(quoted + " names no column, so every row would share one lock");
-            }
-            return parts;
-        }
-
-        /** Adds {@code text} as a literal part where it is not empty; false if it holds a brace. */
-        private static boolean literal(String text, List<KeyPart> parts) {
-            if (!text.isEmpty()) {
-                parts.add(KeyPart.literal(text));
-            }
-            return text.indexOf('{') < 0 && text.indexOf('}') < 0;
-        }
-
-        private void checkKeyColumns(List<String> broken) {
-            for (KeyPart part : advisoryKey) {
-                if (!(part instanceof KeyPart.Column c)) {
-                    continue;
-                }
-                String column = c.field().getName();
-                String other = otherTable(c.field());
-                if (other != null) {
-                    broken.add("the advisory lock key names column \"" + column
-                            + "\", which is not a column of the table but of \"" + other + "\"");
-                } else if (table.fields().length > 0 && table.field(column) == null) {
-                    broken.add("the advisory lock key names column \"" + column + "\", which the table does not have");
-                }
-            }
-        }
-
-        private void checkOwnEvents(List<String> broken) {
-            Form f = form == null ? Form.ROW_LOCK : form;
-            if (f == Form.ADVISORY && own.containsKey(Event.CLAIM)) {
-                broken.add("an own claim is not taken in the advisory form: the dialect selects the candidates"
-                        + " and takes each row");
-            }
-            if (own.containsKey(Event.EXTEND) && f != Form.LEASE) {
-                broken.add("an own extend is only taken in the lease form");
-            }
-            boolean lock = own.containsKey(Event.LOCK);
-            boolean unlock = own.containsKey(Event.UNLOCK);
-            if ((lock || unlock) && f != Form.ADVISORY) {
-                broken.add("an own lock and unlock are only taken in the advisory form");
-            } else if (lock != unlock) {
-                broken.add("an own lock and unlock come together: " + (lock ? "ownUnlock" : "ownLock")
-                        + "(..) is missing");
-            }
-        }
-
-        private void checkMode(List<String> broken) {
-            // data(..) is taken in both modes: in row mode its columns are read with the row, and in either
-            // mode the binding's insert writes them (a payout's account, say, which its lock key reads).
-        }
-
-        private Set<String> generatedNames() {
-            Set<String> names = new LinkedHashSet<>(declaredGenerated);
-            List<Field<?>> all = new ArrayList<>(roles.values());
-            all.addAll(headerFields);
-            all.addAll(data);
-            for (Field<?> f : all) {
-                Field<?> declared = table.field(f.getName());
-                Field<?> meta = declared == null ? f : declared;
-                DataType<?> type = meta.getDataType();
-                if (type.identity() || (type.defaulted() && !defaultsToNull(type)) || type.computedOnServer()) {
-                    names.add(f.getName());
-                }
-            }
-            return names;
-        }
-
-        /**
-         * Whether a column's default is NULL: MariaDB reports {@code DEFAULT NULL} for every nullable column,
-         * and such a column is the insert's to write, not the database's to fill.
-         */
-        private static boolean defaultsToNull(DataType<?> type) {
-            Field<?> value = type.defaultValue();
-            return value == null || "null".equalsIgnoreCase(DSL.using(SQLDialect.DEFAULT).render(value).trim());
-        }
-
-        private static String ownSetting(Event event) {
-            return switch (event) {
-                case CLAIM -> "ownClaim(..)";
-                case FETCH -> "ownFetch(..)";
-                case ACK, RETRY, DISCARD -> "own(" + event + ", ..)";
-                case RETRY_AFTER -> "ownRetryAfter(..)";
-                case DEAD_LETTER -> "ownDeadLetter(..)";
-                case EXTEND -> "ownExtend(..)";
-                case LOCK -> "ownLock(..)";
-                case UNLOCK -> "ownUnlock(..)";
-            };
-        }
-
-        private static String describe(Form form) {
-            return switch (form) {
-                case ROW_LOCK -> "the row lock";
-                case LEASE -> "lease(..)";
-                case ADVISORY -> "advisory(..)";
-            };
-        }
-
-        static String qualified(Table<?> table) {
-            return table.getSchema() == null || table.getSchema().getName().isEmpty()
-                    ? table.getName()
-                    : table.getSchema().getName() + "." + table.getName();
         }
     }
 }

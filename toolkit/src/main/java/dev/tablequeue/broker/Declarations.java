@@ -5,8 +5,7 @@ import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.PostgresDialect;
-import java.nio.charset.StandardCharsets;
+import dev.tablequeue.dialect.QueueDialect;
 
 /**
  * The rules a subscription's settings must keep with its table, checked when the broker starts: each
@@ -15,7 +14,8 @@ import java.nio.charset.StandardCharsets;
 final class Declarations {
     private Declarations() {}
 
-    static void check(Mount<?> mount, RoleBinding<?> binding, boolean listenNotify, String channel) {
+    static void check(Mount<?> mount, RoleBinding<?> binding, boolean listenNotify, String channel,
+            QueueDialect dialect) {
         InboxQueue<?> queue = mount.queue;
         String where = "queue " + queue + ": ";
         if (mount.rows && binding.payloadMode()) {
@@ -55,11 +55,27 @@ final class Declarations {
                     + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
         if (listenNotify) {
-            int bytes = channel.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > PostgresDialect.MAX_IDENTIFIER_BYTES) {
-                throw new DeclarationException(where + "the notification channel \"" + channel + "\" is " + bytes
-                        + " bytes; Postgres keeps channel names up to " + PostgresDialect.MAX_IDENTIFIER_BYTES);
-            }
+            dialect.refuseChannel(channel).ifPresent(reason -> {
+                throw new DeclarationException(where + reason);
+            });
+        }
+    }
+
+    /**
+     * The rules of {@code listenNotify()} on a broker of {@code dialect} with a pool of {@code size}: a
+     * database with notifications, and a connection for the listener beside those the claims and handlers need.
+     */
+    static void checkListener(boolean listenNotify, QueueDialect dialect, int size) {
+        if (listenNotify && !dialect.supportsNotify()) {
+            throw new DeclarationException("listenNotify() needs a database with notifications"
+                    + " (PostgreSQL); " + dialect.name() + " has none");
+        }
+        if (listenNotify && size < 3) {
+            // the listener holds one connection for good and one stays free: claims need a third
+            throw new DeclarationException("listenNotify() keeps one connection of the pool"
+                    + " for the listener and one stays free for handlers and publishes, so a pool of " + size
+                    + " leaves the claims none and they would wait forever: use a pool (or poolSize(n)) of at"
+                    + " least 3");
         }
     }
 }

@@ -23,7 +23,7 @@ final class InWork implements Delivery {
         RELEASED
     }
 
-    private final Subscription<?> subscription;
+    private final SubscriptionContext subscription;
     final ClaimedRow row;
     final Connection connection;
     final String advisoryKey;
@@ -42,12 +42,12 @@ final class InWork implements Delivery {
     /** Advisory: counted down once the connection has gone back, by the settlement or by a release. */
     final CountDownLatch connectionBack = new CountDownLatch(1);
 
-    InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
+    InWork(SubscriptionContext subscription, ClaimedRow row, Connection connection, String advisoryKey,
             Instant leaseHeld) {
         this(subscription, row, connection, advisoryKey, leaseHeld, null);
     }
 
-    InWork(Subscription<?> subscription, ClaimedRow row, Connection connection, String advisoryKey,
+    InWork(SubscriptionContext subscription, ClaimedRow row, Connection connection, String advisoryKey,
             Instant leaseHeld, ClaimGroup group) {
         this.group = group;
         this.subscription = subscription;

@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.Notifications;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashSet;
@@ -7,13 +8,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens for PostgreSQL notifications on one connection of the pool, kept for the broker's life, and wakes
+ * Listens for notifications (PostgreSQL's, through the dialect's {@code listen}) on one connection of the pool, kept for the broker's life, and wakes
  * the subscriptions of each notified table and group. A lost connection is opened again, and every
  * subscription is woken once, since a notification sent meanwhile is gone.
  */
@@ -76,30 +75,20 @@ final class NotifyListener {
         boolean lost = false;
         while (running) {
             try (Connection c = broker.dataSource.getConnection()) {
-                PGConnection pg = c.unwrap(PGConnection.class);
-                for (String channel : channels) {
-                    Jdbc.execute(c, "LISTEN \"" + channel.replace("\"", "\"\"") + "\"");
-                }
-                if (!c.getAutoCommit()) {
-                    c.commit();
-                }
+                Notifications notifications = broker.dialect.listen(c, channels);
                 connected = true;
                 listening.countDown();
                 if (lost) {
-                    broker.wakeAll();
+                    broker.wakeups.wakeAll();
                 }
                 backoff = 0;
                 while (running) {
-                    PGNotification[] received = pg.getNotifications(WAIT_MILLIS);
-                    if (received == null) {
-                        continue;
-                    }
-                    for (PGNotification n : received) {
-                        broker.wakeChannel(n.getName(), n.getParameter());
+                    for (Notifications.Notification n : notifications.poll(WAIT_MILLIS)) {
+                        broker.wakeups.wakeChannel(n.channel(), n.payload());
                     }
                 }
                 connected = false;
-                Jdbc.execute(c, "UNLISTEN *");
+                notifications.unlisten();
             } catch (SQLException | RuntimeException e) {
                 connected = false;
                 if (!running) {

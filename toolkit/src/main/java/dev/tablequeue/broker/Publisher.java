@@ -6,9 +6,10 @@ import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.internal.Jdbc;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -60,7 +61,7 @@ public final class Publisher {
             throw new TableQueueException("publish of " + message.name() + " into \"" + route.binding().tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
-        broker.wake(route.binding(), group(route.binding(), message));
+        broker.wakeups.wake(route.binding(), group(route.binding(), message));
     }
 
     /**
@@ -92,7 +93,7 @@ public final class Publisher {
             throw new TableQueueException("publish of " + message.name() + " into \"" + binding.tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
-        broker.wake(binding, group(binding, message));
+        broker.wakeups.wake(binding, group(binding, message));
     }
 
     /**
@@ -173,11 +174,11 @@ public final class Publisher {
      * {@link AfterCommit} hook defers it to, where it takes it; else now and at growing intervals after.
      */
     private void wakeWhenVisible(boolean committed, RoleBinding<?> binding, Set<String> groups) {
-        Runnable wake = () -> groups.forEach(group -> broker.wake(binding, group));
+        Runnable wake = () -> groups.forEach(group -> broker.wakeups.wake(binding, group));
         if (committed) {
             wake.run();
         } else if (!CommitWakeups.defer(wake) && !broker.afterCommit.defer(wake)) {
-            groups.forEach(group -> broker.wakeUntilCommitted(binding, group));
+            groups.forEach(group -> broker.wakeups.wakeUntilCommitted(binding, group));
         }
     }
 
@@ -229,7 +230,7 @@ public final class Publisher {
 
     private void wakeAll(RoleBinding<?> binding, List<Message> messages) {
         for (String group : groups(binding, messages)) {
-            broker.wake(binding, group);
+            broker.wakeups.wake(binding, group);
         }
     }
 

@@ -6,11 +6,12 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.AdminStatements;
-import dev.tablequeue.dialect.Binds;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -48,7 +49,7 @@ import org.jooq.impl.DataSourceConnectionProvider;
  */
 public final class QueueAdmin {
     /** How many rows one statement of a redrive names: the ids of an IN list. */
-    static final int BATCH = 500;
+    static final int BATCH = AdminRows.BATCH;
 
     private final ConnectionProvider connections;
     private final QueueDialect dialect;
@@ -107,7 +108,7 @@ public final class QueueAdmin {
     /**
      * The groups (queues) the rows of {@code binding}'s table are in, in order, dead-letter groups included.
      *
-     * @throws dev.tablequeue.dialect.DialectException where the table has no group column
+     * @throws dev.tablequeue.DialectException where the table has no group column
      */
     public List<String> groups(RoleBinding<?> binding) {
         Statement groups = AdminStatements.of(dialect, binding).groups();
@@ -185,9 +186,9 @@ public final class QueueAdmin {
             throws SQLException {
         return switch (deadLetter) {
             case DeadLetter.ToGroup g -> query(c, statements.deadInGroup(), new Binds().group(g.group()),
-                    queue.binding(), queue, QueueAdmin::firstLong);
+                    queue.binding(), queue, AdminRows::firstLong);
             case DeadLetter.ToTable t -> query(c, statements.deadInTable(t.table()), new Binds().group(queue.group()),
-                    queue.binding(), queue, QueueAdmin::firstLong);
+                    queue.binding(), queue, AdminRows::firstLong);
         };
     }
 
@@ -235,7 +236,7 @@ public final class QueueAdmin {
             return update(c, statements.redriveGroup(0, cutoff != null), binds, queue);
         }
         long moved = 0;
-        for (List<Object> batch : batches(ids)) {
+        for (List<Object> batch : AdminRows.batches(ids)) {
             moved += update(c, statements.redriveGroup(batch.size(), cutoff != null), binds.ids(batch), queue);
         }
         return moved;
@@ -244,7 +245,7 @@ public final class QueueAdmin {
     private long redriveTable(Connection c, AdminStatements statements, InboxQueue<?> queue, Table<?> dead,
             List<Object> ids, Instant cutoff) throws SQLException {
         TransactionOpening opening = dialect.transactionOpening(queue.binding());
-        List<List<Object>> named = ids.isEmpty() ? null : batches(ids);
+        List<List<Object>> named = ids.isEmpty() ? null : AdminRows.batches(ids);
         long moved = 0;
         for (int round = 0; named == null || round < named.size(); round++) {
             List<Object> batch = named == null ? List.of() : named.get(round);
@@ -292,7 +293,7 @@ public final class QueueAdmin {
      * Deletes the acknowledged rows of {@code queue} processed longer than {@code olderThan} ago.
      *
      * @return how many rows it deleted
-     * @throws dev.tablequeue.dialect.DialectException where the table has no processedAt column
+     * @throws dev.tablequeue.DialectException where the table has no processedAt column
      */
     public long purge(InboxQueue<?> queue, Duration olderThan) {
         if (olderThan.isNegative()) {
@@ -370,7 +371,7 @@ public final class QueueAdmin {
         try {
             return Jdbc.query(c, statement, binds, dialect, reader);
         } catch (SQLException e) {
-            throw failed(statement, binding, queue, e);
+            throw AdminRows.failed(dialect, statement, binding, queue, e);
         }
     }
 
@@ -378,27 +379,7 @@ public final class QueueAdmin {
         try {
             return Jdbc.update(c, statement, binds, dialect);
         } catch (SQLException e) {
-            throw failed(statement, queue.binding(), queue, e);
+            throw AdminRows.failed(dialect, statement, queue.binding(), queue, e);
         }
-    }
-
-    private TableQueueException failed(Statement statement, RoleBinding<?> binding, InboxQueue<?> queue,
-            SQLException e) {
-        return new TableQueueException((queue == null ? "" : "queue " + queue + ": ") + "the " + statement.purpose()
-                + " statement of table \"" + binding.tableName() + "\" failed on " + dialect.name() + ": "
-                + e.getMessage() + " [SQL: " + statement.sql() + "]", e);
-    }
-
-    private static long firstLong(java.sql.ResultSet rs) throws SQLException {
-        rs.next();
-        return rs.getLong(1);
-    }
-
-    private static List<List<Object>> batches(List<Object> ids) {
-        List<List<Object>> batches = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i += BATCH) {
-            batches.add(ids.subList(i, Math.min(ids.size(), i + BATCH)));
-        }
-        return batches;
     }
 }

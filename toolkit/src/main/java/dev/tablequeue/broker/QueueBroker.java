@@ -5,11 +5,8 @@ import dev.tablequeue.BrokerClosedException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.transport.HandlerMiddleware;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.PublishMiddleware;
@@ -23,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -72,7 +67,9 @@ public final class QueueBroker {
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
     private final Map<String, Route> routes;
-    private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
+    private final BrokerInserts inserts;
+    /** Wakes the started subscriptions of a table. */
+    final Wakeups wakeups = new Wakeups(started);
     private volatile NotifyListener notifications;
     private volatile State state = State.NEW;
 
@@ -92,19 +89,12 @@ public final class QueueBroker {
         this.listener = b.listener;
         this.listenNotify = b.listenNotify;
         this.routes = Collections.unmodifiableMap(new LinkedHashMap<>(b.routes));
-        this.dialect = b.dialect != null ? b.dialect : detect(b.dataSource);
+        this.dialect = b.dialect();
         this.budget = new ConnectionBudget(poolSize);
         this.db = DSL.using(b.dataSource, dialect.sqlDialect());
         this.middlewares = new Middlewares(b.publishMiddlewares, b.handlerMiddlewares);
+        this.inserts = new BrokerInserts(dialect);
         this.afterCommit = b.afterCommit;
-    }
-
-    private static QueueDialect detect(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection()) {
-            return QueueDialects.detect(c);
-        } catch (SQLException e) {
-            throw new TableQueueException("cannot reach the database to detect its dialect: " + e.getMessage(), e);
-        }
     }
 
     /**
@@ -128,22 +118,21 @@ public final class QueueBroker {
      */
     public <R extends Record> Subscribe<R> subscribe(InboxQueue<R> queue) {
         requireState(State.NEW, "subscribe to " + queue);
-        String key = key(queue);
-        if (subscriptions.containsKey(key)) {
-            throw new AlreadySubscribedException("queue " + queue + " already has a subscription on this broker"
-                    + " (one subscription per table and group)");
-        }
+        requireNotSubscribed(queue);
         return new Subscribe<>(this, queue);
     }
 
     <T> void mount(Mount<T> mount, Handler<T> handler) {
         requireState(State.NEW, "mount a handler on " + mount.queue);
-        String key = key(mount.queue);
-        if (subscriptions.containsKey(key)) {
-            throw new AlreadySubscribedException("queue " + mount.queue + " already has a subscription on this"
-                    + " broker (one subscription per table and group)");
+        requireNotSubscribed(mount.queue);
+        subscriptions.put(key(mount.queue), new Subscription<>(this, mount, handler));
+    }
+
+    private void requireNotSubscribed(InboxQueue<?> queue) {
+        if (subscriptions.containsKey(key(queue))) {
+            throw new AlreadySubscribedException("queue " + queue + " already has a subscription on this broker"
+                    + " (one subscription per table and group)");
         }
-        subscriptions.put(key, new Subscription<>(this, mount, handler));
     }
 
     private static String key(InboxQueue<?> queue) {
@@ -167,7 +156,7 @@ public final class QueueBroker {
                 s.open(c);
                 opened.add(s);
             }
-            prepareInserts(c);
+            inserts.prepare(c, subscriptions.values(), routes);
         } catch (SQLException e) {
             throw new TableQueueException("cannot open subscriptions: " + e.getMessage(), e);
         }
@@ -236,10 +225,7 @@ public final class QueueBroker {
     public List<ServedQueue> queues() {
         List<ServedQueue> queues = new ArrayList<>();
         for (Subscription<?> s : subscriptions.values()) {
-            Mount<?> m = s.mount;
-            Optional<DeadLetter> deadLetter = m.deadLetterGroup != null ? Optional.of(DeadLetter.group(m.deadLetterGroup))
-                    : Optional.ofNullable(m.deadLetterTable).map(DeadLetter::table);
-            queues.add(new ServedQueue(s.queue, deadLetter, m.workers));
+            queues.add(s.served());
         }
         return List.copyOf(queues);
     }
@@ -252,25 +238,6 @@ public final class QueueBroker {
         return s;
     }
 
-    /**
-     * Prepares the insert of every table this broker's subscriptions read and its routes lead to (where the
-     * route has no insert of its own), so a column a binding writes and its table lacks stops the start
-     * rather than the first publish.
-     */
-    private void prepareInserts(Connection c) {
-        Map<RoleBinding<?>, String> users = new LinkedHashMap<>();
-        for (Subscription<?> s : subscriptions.values()) {
-            users.putIfAbsent(s.binding, "queue " + s.queue);
-        }
-        routes.forEach((name, route) -> {
-            if (route.insert() == null) {
-                users.putIfAbsent(route.binding(), "route \"" + name + "\"");
-            }
-        });
-        users.forEach((binding, user) -> SubscriptionStatements.prepare(dialect, c, insert(binding), binding.tableName(),
-                user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
-    }
-
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
     public Publisher publisher() {
         return new Publisher(this, routes);
@@ -278,48 +245,11 @@ public final class QueueBroker {
 
     /** The insert of {@code binding}, built once per binding. */
     Statement insert(RoleBinding<?> binding) {
-        return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
+        return inserts.insert(binding);
     }
 
     /** Where a route leads: a table, written by its binding's insert or by the service's own. */
     record Route(RoleBinding<?> binding, OwnInsert insert) {}
-
-    /** Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null). */
-    void wake(RoleBinding<?> binding, String group) {
-        for (Subscription<?> s : started) {
-            if (s.reads(binding.tableName(), group)) {
-                s.wakeup.wake();
-            }
-        }
-    }
-
-    /**
-     * Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null) for a
-     * row whose transaction has not committed yet, and goes on waking them at growing intervals.
-     */
-    void wakeUntilCommitted(RoleBinding<?> binding, String group) {
-        for (Subscription<?> s : started) {
-            if (s.reads(binding.tableName(), group)) {
-                s.wakeUntilCommitted();
-            }
-        }
-    }
-
-    /** Wakes the subscriptions of the table behind {@code channel} reading {@code group} (all where empty). */
-    void wakeChannel(String channel, String group) {
-        for (Subscription<?> s : started) {
-            if (s.channel().equals(channel) && (group == null || group.isEmpty() || s.readsGroup(group))) {
-                s.wakeup.wake();
-            }
-        }
-    }
-
-    /** Wakes every subscription. */
-    void wakeAll() {
-        for (Subscription<?> s : started) {
-            s.wakeup.wake();
-        }
-    }
 
     void requireOpen(String action) {
         if (state == State.CLOSED) {
@@ -371,24 +301,10 @@ public final class QueueBroker {
     }
 
     /** Configures a {@link QueueBroker}. */
-    public static final class Builder {
-        private final DataSource dataSource;
-        private Duration pollInterval = Duration.ofSeconds(1);
-        private Duration lease = Duration.ofSeconds(30);
-        private Duration drainTimeout = Duration.ofSeconds(30);
-        private Clock clock = Clock.systemUTC();
-        private Codec codec = new JacksonCodec();
-        private BrokerListener listener = new BrokerListener() {};
-        private boolean listenNotify;
-        private QueueDialect dialect;
-        private int poolSize;
-        private final Map<String, Route> routes = new LinkedHashMap<>();
-        private final List<PublishMiddleware> publishMiddlewares = new ArrayList<>();
-        private final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
-        private AfterCommit afterCommit = AfterCommit.NONE;
+    public static final class Builder extends BrokerSettings {
 
         private Builder(DataSource dataSource) {
-            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+            super(dataSource);
         }
 
         /** How long an idle subscription waits before it claims again (default one second). */
@@ -460,20 +376,13 @@ public final class QueueBroker {
 
         /** Leads publishes under {@code name} into {@code binding}'s table; a name ending in {@code *} is a prefix. */
         public Builder route(String name, RoleBinding<?> binding) {
-            return route(name, new Route(binding, null));
+            addRoute(name, new Route(binding, null));
+            return this;
         }
 
         /** Leads publishes under {@code name} into {@code binding}'s table through the service's own insert. */
         public Builder route(String name, RoleBinding<?> binding, OwnInsert insert) {
-            return route(name, new Route(binding, Objects.requireNonNull(insert, "insert")));
-        }
-
-        private Builder route(String name, Route route) {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(route.binding(), "binding");
-            if (routes.putIfAbsent(name, route) != null) {
-                throw new IllegalArgumentException("route \"" + name + "\" is declared twice");
-            }
+            addRoute(name, new Route(binding, Objects.requireNonNull(insert, "insert")));
             return this;
         }
 
@@ -506,23 +415,9 @@ public final class QueueBroker {
          *     small to keep a connection for the listener
          */
         public QueueBroker build() {
-            int size = poolSize > 0 ? poolSize : Pools.maximumSize(dataSource).orElseThrow(
-                    () -> new dev.tablequeue.DeclarationException("the data source (" + dataSource.getClass()
-                            .getName() + ") does not report how many connections it gives at once, and the broker"
-                            + " keeps its subscriptions within that number less one, so that handlers' own"
-                            + " queries and publishes always find a connection: declare it with poolSize(n)"));
+            int size = poolSize();
             QueueBroker broker = new QueueBroker(this, size);
-            if (listenNotify && !broker.dialect.supportsNotify()) {
-                throw new dev.tablequeue.DeclarationException("listenNotify() needs a database with notifications"
-                        + " (PostgreSQL); " + broker.dialect.name() + " has none");
-            }
-            if (listenNotify && size < 3) {
-                // the listener holds one connection for good and one stays free: claims need a third
-                throw new dev.tablequeue.DeclarationException("listenNotify() keeps one connection of the pool"
-                        + " for the listener and one stays free for handlers and publishes, so a pool of " + size
-                        + " leaves the claims none and they would wait forever: use a pool (or poolSize(n)) of at"
-                        + " least 3");
-            }
+            Declarations.checkListener(listenNotify, broker.dialect, size);
             return broker;
         }
     }

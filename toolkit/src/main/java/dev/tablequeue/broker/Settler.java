@@ -5,22 +5,27 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a subscription's outcomes on a platform thread of its own, many at a time: every outcome that
- * arrived while the last batch was being written goes into the next one (lease form: one transaction, each
- * statement sent as one JDBC batch), and each row lock claim group is committed as a whole; an advisory
- * outcome (where the claim thread writes them, on SQLite) on its delivery's own connection. Once stopped,
- * an outcome that still arrives (a handler that outlived the drain) is written on the caller's thread.
+ * The queue of a completer's writes, written by platform threads of its own (or, with none, by the claim
+ * thread), many at a time: every outcome that arrived while the last batch was being written goes into the
+ * next one, written by the batch writer in one go (lease form: one transaction, each statement sent as one
+ * JDBC batch); a task (a row lock claim group to commit, an advisory outcome to write on its connection)
+ * runs on its own. Once stopped, what still arrives (a handler that outlived the drain) is written on the
+ * caller's thread.
  */
 final class Settler {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
     /** The most outcomes one lease batch writes. */
     static final int MAX_BATCH = 256;
 
-    private final Settlement settlement;
+    /** A write queued as a whole, and how many outcomes it settles for the slots once it has run. */
+    record Task(Runnable write, int settles) {}
+
+    private final Consumer<List<Settlement.Pending>> batch;
     private final Slots slots;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final ReentrantLock accepting = new ReentrantLock();
@@ -28,12 +33,13 @@ final class Settler {
     private volatile boolean open = true;
 
     /**
+     * @param batch writes the outcomes queued one by one, many at a time (null where only tasks are queued)
      * @param writers the threads that write at once: each takes what is queued when it is free, so one
      *     writes while another waits for its commit; none where the subscription's claim thread writes what
      *     is queued itself ({@link #writeQueued()})
      */
-    Settler(Settlement settlement, Slots slots, String name, int writers) {
-        this.settlement = settlement;
+    Settler(Consumer<List<Settlement.Pending>> batch, Slots slots, String name, int writers) {
+        this.batch = batch;
         this.slots = slots;
         var factory = Threads.platform(name);
         for (int i = 0; i < writers; i++) {
@@ -45,25 +51,15 @@ final class Settler {
         threads.forEach(Thread::start);
     }
 
-    /** Queues one lease outcome. */
+    /** Queues one outcome, written with those queued beside it by the batch writer. */
     void submit(Settlement.Pending outcome) {
         offer(outcome);
     }
 
-    /**
-     * Queues an advisory outcome's write, which writes on its delivery's own connection and counts itself
-     * settled.
-     */
-    void submit(Runnable ownWrite) {
-        offer(ownWrite);
+    /** Queues a write that runs on its own. */
+    void submit(Task task) {
+        offer(task);
     }
-
-    /** Queues a row lock claim group whose every outcome is in. */
-    void submit(ClaimGroup group, List<Settlement.Pending> outcomes) {
-        offer(new GroupDone(group, outcomes));
-    }
-
-    private record GroupDone(ClaimGroup group, List<Settlement.Pending> outcomes) {}
 
     private void offer(Object item) {
         accepting.lock();
@@ -119,13 +115,17 @@ final class Settler {
     }
 
     /** Stops accepting ({@link #stopAccepting()}) and waits for the threads up to {@code deadline}. */
-    void stop(long deadline) throws InterruptedException {
+    void stop(long deadline) {
         stopAccepting();
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                t.join(java.time.Duration.ofNanos(left));
+        try {
+            for (Thread t : threads) {
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    t.join(java.time.Duration.ofNanos(left));
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -157,27 +157,24 @@ final class Settler {
     }
 
     private void write(List<Object> items) {
-        List<Settlement.Pending> leased = new ArrayList<>();
+        List<Settlement.Pending> outcomes = new ArrayList<>();
         int written = 0;
         for (Object item : items) {
             try {
-                if (item instanceof Runnable ownWrite) {
-                    ownWrite.run();
-                } else if (item instanceof GroupDone g) {
-                    // the group's other rows left the unsettled count when their handlers returned
-                    written++;
-                    settlement.settleClaim(g.group(), g.outcomes());
+                if (item instanceof Task task) {
+                    written += task.settles();
+                    task.write().run();
                 } else {
-                    leased.add((Settlement.Pending) item);
+                    outcomes.add((Settlement.Pending) item);
                 }
             } catch (RuntimeException e) {
                 LOG.error("a settlement failed unexpectedly", e);
             }
         }
-        if (!leased.isEmpty()) {
-            written += leased.size();
+        if (!outcomes.isEmpty()) {
+            written += outcomes.size();
             try {
-                settlement.settleLeased(leased);
+                batch.accept(outcomes);
             } catch (RuntimeException e) {
                 LOG.error("a settlement failed unexpectedly", e);
             }

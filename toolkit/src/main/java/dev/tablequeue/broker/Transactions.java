@@ -1,6 +1,7 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 

@@ -1,9 +1,11 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import java.util.ArrayList;

@@ -1,10 +1,11 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.binding.KeyPart;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -21,184 +22,17 @@ import org.jooq.Record;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectField;
-import org.jooq.SelectForUpdateStep;
-import org.jooq.SortField;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 
 /**
  * The statements every built-in dialect shares, built with jOOQ and rendered for {@link #sqlDialect()}. A
  * dialect overrides the statements whose shape differs on its server (claims, locks, returning rows).
  */
-public abstract class JooqQueueDialect implements QueueDialect {
-    private final SQLDialect sqlDialect;
+abstract class JooqQueueDialect extends JooqPieces {
 
-    protected JooqQueueDialect(SQLDialect sqlDialect) {
-        this.sqlDialect = sqlDialect;
-    }
-
-    @Override
-    public SQLDialect sqlDialect() {
-        return sqlDialect;
-    }
-
-    /** A fresh writer for one statement. */
-    protected StatementWriter writer() {
-        return new StatementWriter(DSL.using(sqlDialect, StatementWriter.settings()));
-    }
-
-    // ---- pieces ----
-
-    /** "Now" for comparisons with {@code column}: the host's time as a param, or the database's clock. */
-    @SuppressWarnings("unchecked")
-    protected <T> Field<T> now(StatementWriter w, RoleBinding<?> b, Field<T> column) {
-        if (b.clock() == ClockSource.DATABASE) {
-            return (Field<T>) databaseNow();
-        }
-        return w.bind(Param.of(Param.Kind.NOW, column), column);
-    }
-
-    /** The conditions that make a row claimable: its group, due, unfinished, and (lease form) unleased. */
-    protected Condition claimable(StatementWriter w, RoleBinding<?> b) {
-        List<Condition> conditions = new ArrayList<>();
-        b.column(Role.GROUP).ifPresent(g -> conditions.add(typed(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
-        b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
-        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
-        if (b.form() == Form.LEASE) {
-            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
-            conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
-        }
-        return DSL.and(conditions);
-    }
-
-    /** Claim order: priority, then retry_after, then id, each where the table has it. */
-    protected List<SortField<?>> claimOrder(RoleBinding<?> b) {
-        List<SortField<?>> order = new ArrayList<>();
-        b.column(Role.PRIORITY).ifPresent(p -> order.add(unqualified(p).asc()));
-        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(unqualified(r).asc()));
-        order.add(unqualified(b.id()).asc());
-        return order;
-    }
-
-    /**
-     * The columns a claim or fetch returns for {@code shape}. Where {@code stamped}, the attempt is read as
-     * it was before the stamp counted it.
-     */
-    protected List<SelectField<?>> shape(RoleBinding<?> b, ClaimShape shape, boolean stamped) {
-        List<Field<?>> columns = switch (shape) {
-            case IDS -> List.of(b.id());
-            case ROWS -> b.rowColumns();
-            case ROLES -> {
-                List<Field<?>> roles = new ArrayList<>();
-                roles.add(b.id());
-                for (Role role : new Role[] {Role.PARTITION_KEY, Role.ATTEMPT, Role.HEADERS, Role.PAYLOAD}) {
-                    b.column(role).ifPresent(roles::add);
-                }
-                roles.addAll(b.headerFields());
-                yield roles;
-            }
-        };
-        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
-        List<SelectField<?>> fields = new ArrayList<>(columns.size());
-        for (Field<?> c : columns) {
-            if (stamped && attempt.isPresent() && c.getName().equals(attempt.get().getName())) {
-                fields.add(attemptBefore(attempt.get()));
-            } else {
-                fields.add(unqualified(c));
-            }
-        }
-        return fields;
-    }
-
-    /** {@code attempt - 1 AS attempt}: the attempt as it stood before a stamp counted it. */
-    protected Field<?> attemptBefore(Field<?> attempt) {
-        Field<Object> a = typed(unqualified(attempt));
-        return a.minus(DSL.inline(1)).as(attempt.getName());
-    }
-
-    /** {@code attempt + 1}, for the SET clause that counts a delivery. */
-    protected Field<Object> attemptPlusOne(Field<?> attempt) {
-        return typed(unqualified(attempt)).plus(DSL.inline(1));
-    }
-
-    /** The column by its name alone, so that statements read it in any FROM clause. */
-    @SuppressWarnings("unchecked")
-    protected static <T> Field<T> unqualified(Field<T> column) {
-        return (Field<T>) DSL.field(DSL.name(column.getName()), column.getDataType());
-    }
-
-    /** A column seen as Field&lt;Object&gt;, for building statements over columns of any type. */
-    @SuppressWarnings("unchecked")
-    protected static Field<Object> typed(Field<?> column) {
-        return (Field<Object>) unqualified(column);
-    }
-
-    /** An expression seen as Field&lt;Object&gt;, unchanged. */
-    @SuppressWarnings("unchecked")
-    protected static Field<Object> asObject(Field<?> expression) {
-        return (Field<Object>) expression;
-    }
-
-    /** The id condition {@code id = ?}. */
-    protected Condition idIs(StatementWriter w, RoleBinding<?> b) {
-        Field<Object> id = typed(b.id());
-        return id.eq(w.bind(Param.of(Param.Kind.ID, b.id()), id));
-    }
-
-    /** In the lease form, {@code locked_until = ?held}: the settlement takes effect only with the token. */
-    protected Condition holdsLease(StatementWriter w, RoleBinding<?> b) {
-        if (b.form() != Form.LEASE) {
-            return DSL.noCondition();
-        }
-        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
-        return lease.eq(w.bind(Param.of(Param.Kind.LEASE_HELD, lease), lease));
-    }
-
-    /**
-     * Adds {@code last_error = coalesce(?, last_error)} to {@code set} where the binding keeps a last error:
-     * an outcome a failure caused writes its text, any other binds null and keeps what the row held.
-     */
-    protected void writeLastError(StatementWriter w, RoleBinding<?> b, Map<Field<?>, Field<?>> set) {
-        b.column(Role.LAST_ERROR).ifPresent(column -> set.put(typed(column), lastError(w, column)));
-    }
-
-    /** {@code coalesce(?, last_error)}: the failure's text, or the column's own where there is none. */
-    protected Field<Object> lastError(StatementWriter w, Field<?> column) {
-        Field<Object> e = typed(column);
-        return DSL.coalesce(w.bind(Param.of(Param.Kind.LAST_ERROR, column), e), e);
-    }
-
-    /**
-     * The text of a row's advisory key: literal parts as params, columns cast to text. A column that is NULL
-     * reads as empty text: otherwise the whole key would be NULL, no lock could be taken on it and the row
-     * would be passed over by every claim. Rows whose parts differ only by NULL and empty text share a key,
-     * which runs them one at a time and never delivers one twice.
-     */
-    protected Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
-        List<Field<String>> parts = new ArrayList<>();
-        for (KeyPart part : b.advisoryKey()) {
-            if (part instanceof KeyPart.Literal l) {
-                parts.add(w.text(Param.constant(l.text())));
-            } else if (part instanceof KeyPart.Column c) {
-                parts.add(DSL.coalesce(unqualified(c.field()).cast(SQLDataType.VARCHAR), DSL.inline("")));
-            }
-        }
-        return parts.size() == 1 ? parts.get(0) : DSL.concat(parts.toArray(Field[]::new));
-    }
-
-    /**
-     * {@code select}, locking the rows it reads until its transaction ends: {@code FOR UPDATE}. A database that
-     * takes one writer at a time, whose transaction opening takes the write lock, overrides this.
-     */
-    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
-        return select.forUpdate();
-    }
-
-    /** The binding's table, typed for jOOQ's DSL. */
-    @SuppressWarnings("unchecked")
-    protected static Table<Record> table(RoleBinding<?> b) {
-        return (Table<Record>) b.table();
+    JooqQueueDialect(SQLDialect sqlDialect) {
+        super(sqlDialect);
     }
 
     // ---- claims ----
@@ -226,7 +60,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     /** The id of a FIFO group's head: its first unfinished row in claim order, due or not. */
-    protected Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
+    Field<Object> fifoHead(StatementWriter w, RoleBinding<?> b) {
         Field<Object> group = typed(b.column(Role.GROUP).orElseThrow());
         Condition unfinished = b.column(Role.PROCESSED_AT).map(p -> unqualified(p).isNull())
                 .orElse(DSL.noCondition());
@@ -239,7 +73,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     /** A FIFO head may be taken when it is due, unfinished and (lease form) unleased. */
-    protected Condition dueAndUnfinished(StatementWriter w, RoleBinding<?> b) {
+    Condition dueAndUnfinished(StatementWriter w, RoleBinding<?> b) {
         List<Condition> conditions = new ArrayList<>();
         b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
         b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
@@ -255,7 +89,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
      * A row of the claim's group whose lease still holds: while one is in work the group's head waits, even
      * where a row that came in ahead of it has become the head since.
      */
-    protected org.jooq.Select<?> leaseHeldInGroup(StatementWriter w, RoleBinding<?> b) {
+    org.jooq.Select<?> leaseHeldInGroup(StatementWriter w, RoleBinding<?> b) {
         Table<?> held = b.table().as("tq_held");
         Field<Object> group = heldColumn(b.column(Role.GROUP).orElseThrow());
         Field<Object> lease = heldColumn(b.column(Role.LEASE).orElseThrow());
@@ -295,7 +129,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     /** {@code count} id placeholders, for an IN list. */
-    protected List<Field<Object>> ids(StatementWriter w, RoleBinding<?> b, int count) {
+    List<Field<Object>> ids(StatementWriter w, RoleBinding<?> b, int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be at least 1, was " + count);
         }
@@ -323,15 +157,15 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     @Override
-    public Statement discard(RoleBinding<?> b) {
-        return finish(b, "discard", true);
+    public Statement drop(RoleBinding<?> b) {
+        return finish(b, "drop", true);
     }
 
     /**
      * Marks processed_at (and, for a drop, the last error), or deletes the row, while (lease form) the row
      * holds the token.
      */
-    protected Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
+    Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
         StatementWriter w = writer();
         Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
         if (processed.isPresent()) {
@@ -398,7 +232,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     /** The database's clock plus a {@link Param.Kind#DELAY} param. */
-    protected abstract Field<?> databaseNowPlus(StatementWriter w);
+    abstract Field<?> databaseNowPlus(StatementWriter w);
 
     @Override
     public Statement deadLetterToGroup(RoleBinding<?> b) {
@@ -439,7 +273,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
         return List.of(insert, delete);
     }
 
-    // ---- inserts, savepoints ----
+    // ---- inserts ----
 
     @Override
     public Statement insert(RoleBinding<?> b) {
@@ -453,23 +287,6 @@ public abstract class JooqQueueDialect implements QueueDialect {
             values.add(w.bind(Param.at(Param.Kind.VALUE, c, i), typed(c)));
         }
         return w.statement("insert", w.dsl().insertInto(table(b)).columns(into).values(values));
-    }
-
-    @Override
-    public String savepoint(String name) {
-        return "SAVEPOINT " + savepointName(name);
-    }
-
-    @Override
-    public String savepointRollback(String name) {
-        return "ROLLBACK TO SAVEPOINT " + savepointName(name);
-    }
-
-    private static String savepointName(String name) {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]{0,30}")) {
-            throw new IllegalArgumentException("a savepoint name is a plain identifier: " + name);
-        }
-        return name;
     }
 
     // ---- values ----
@@ -508,7 +325,7 @@ public abstract class JooqQueueDialect implements QueueDialect {
     }
 
     /** Refuses identifiers of the binding longer than {@code limit} (bytes or characters, as the server counts). */
-    protected void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
+    void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
         List<String> names = new ArrayList<>();
         names.add(b.table().getName());
         b.roles().values().forEach(f -> names.add(f.getName()));

@@ -1,10 +1,12 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -264,7 +266,7 @@ public final class MySqlDialect extends JooqQueueDialect {
     }
 
     @Override
-    protected Field<?> databaseNowPlus(StatementWriter w) {
+    Field<?> databaseNowPlus(StatementWriter w) {
         Field<Long> micros = w.bind(Param.of(Param.Kind.DELAY), SQLDataType.BIGINT);
         return DSL.field("timestampadd(microsecond, {0}, utc_timestamp(6))", SQLDataType.LOCALDATETIME(6), micros);
     }

@@ -1,11 +1,12 @@
 package dev.tablequeue.dialect;
 
+
 import java.util.Objects;
 import org.jooq.Field;
 
 /**
  * One {@code ?} of a built statement: what value goes there. The runtime binds a statement's params in
- * order from a {@link Binds}; time values are converted by the dialect for the column they compare with.
+ * order from the values of one execution; time values are converted by the dialect for the column they compare with.
  *
  * @param kind what the value is
  * @param column the column the value is written to or compared with, where that decides its JDBC type

@@ -1,10 +1,12 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -195,13 +197,30 @@ public final class PostgresDialect extends JooqQueueDialect {
         return true;
     }
 
+    /** Where a channel name is over the 63 bytes PostgreSQL keeps of an identifier. */
+    @Override
+    public Optional<String> refuseChannel(String channel) {
+        int bytes = channel.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return bytes > MAX_IDENTIFIER_BYTES
+                ? Optional.of("the notification channel \"" + channel + "\" is " + bytes
+                        + " bytes; Postgres keeps channel names up to " + MAX_IDENTIFIER_BYTES)
+                : Optional.empty();
+    }
+
+    /** LISTEN on each channel, then pgjdbc's {@code getNotifications}; the driver is an optional dependency. */
+    @Override
+    public Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
+            throws java.sql.SQLException {
+        return PgNotifications.listen(connection, channels);
+    }
+
     @Override
     public Field<?> databaseNow() {
         return DSL.field("statement_timestamp()", SQLDataType.TIMESTAMPWITHTIMEZONE);
     }
 
     @Override
-    protected Field<?> databaseNowPlus(StatementWriter w) {
+    Field<?> databaseNowPlus(StatementWriter w) {
         Field<Double> seconds = w.bind(Param.of(Param.Kind.DELAY), SQLDataType.DOUBLE);
         return DSL.field("(statement_timestamp() + make_interval(secs => {0}))",
                 SQLDataType.TIMESTAMPWITHTIMEZONE, seconds);

@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.RoleBinding;
@@ -100,7 +101,7 @@ public interface QueueDialect {
     Statement retryAfter(RoleBinding<?> binding);
 
     /** Drops a row: as an acknowledgement does. */
-    Statement discard(RoleBinding<?> binding);
+    Statement drop(RoleBinding<?> binding);
 
     /** Moves a row whose attempts are spent into another group, keeping its attempt. */
     Statement deadLetterToGroup(RoleBinding<?> binding);
@@ -112,12 +113,6 @@ public interface QueueDialect {
 
     /** How to open the transactions of a delivery's work at the binding's level or mode. */
     TransactionOpening transactionOpening(RoleBinding<?> binding);
-
-    /** Sets the savepoint a transactional handler's writes start after. */
-    String savepoint(String name);
-
-    /** Rolls back to {@link #savepoint}. */
-    String savepointRollback(String name);
 
     /** The insert a publish runs: the binding's insert columns, bound as {@link Param.Kind#VALUE}s. */
     Statement insert(RoleBinding<?> binding);
@@ -156,6 +151,33 @@ public interface QueueDialect {
 
     /** Whether advisory keys live in the process (SQLite) rather than in the database session. */
     boolean advisoryKeysInProcess();
+
+    /**
+     * Where the process keeps advisory keys rather than the database session ({@link #advisoryKeysInProcess()}):
+     * the keys of the database {@code connection} reaches, for one subscription to take and release. Empty,
+     * the default, where {@link #advisoryLock} and {@link #advisoryUnlock} take them in the session.
+     */
+    default java.util.Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws java.sql.SQLException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Why {@code channel} cannot carry notifications here (a name over the server's limit), for a
+     * {@code listenNotify()} broker; empty, the default, where it can.
+     */
+    default Optional<String> refuseChannel(String channel) {
+        return Optional.empty();
+    }
+
+    /**
+     * Listens on {@code connection} for the notifications of {@code channels} ({@link #notify} announces
+     * them), for a {@code listenNotify()} broker; only called where {@link #supportsNotify()}. The default
+     * refuses.
+     */
+    default Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
+            throws java.sql.SQLException {
+        throw new DialectException(name(), String.join(", ", channels), "this database delivers no notifications");
+    }
 
     /** Whether the database delivers notifications (LISTEN/NOTIFY). */
     boolean supportsNotify();

@@ -1,10 +1,13 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
+import dev.tablequeue.internal.StatementWriter;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -184,6 +187,12 @@ public final class SqliteDialect extends JooqQueueDialect {
         return true;
     }
 
+    /** The keys of the database file {@code connection} reaches, in the process's {@link SqliteKeyRegistry}. */
+    @Override
+    public Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws SQLException {
+        return Optional.of(SqliteKeyRegistry.process().keysOf(SqliteKeyRegistry.databaseOf(connection)));
+    }
+
     @Override
     public boolean advisoryKeysInProcess() {
         return true;
@@ -191,7 +200,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** The select as it is: SQLite has no {@code FOR UPDATE}, and a transaction opened here holds the write lock. */
     @Override
-    protected Select<?> lockingRead(SelectForUpdateStep<?> select) {
+    Select<?> lockingRead(SelectForUpdateStep<?> select) {
         return select;
     }
 
@@ -217,7 +226,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** {@code strftime(.., 'now', ?)}, where the param is a modifier such as {@code '+12.345 seconds'}. */
     @Override
-    protected Field<?> databaseNowPlus(StatementWriter w) {
+    Field<?> databaseNowPlus(StatementWriter w) {
         return DSL.field(NOW_PLUS_SQL, SQLDataType.VARCHAR, w.text(Param.of(Param.Kind.DELAY)));
     }
 

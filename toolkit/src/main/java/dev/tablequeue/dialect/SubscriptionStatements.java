@@ -33,7 +33,7 @@ public record SubscriptionStatements(
         Optional<Statement> lock,
         Optional<Statement> unlock,
         Statement ack,
-        Statement discard,
+        Statement drop,
         Optional<Statement> retry,
         Optional<Statement> retryAfter,
         Optional<Statement> deadLetterToGroup,
@@ -65,7 +65,7 @@ public record SubscriptionStatements(
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
                 dialect.ack(binding),
-                dialect.discard(binding),
+                dialect.drop(binding),
                 dialect.retry(binding),
                 binding.has(Role.RETRY_AFTER) ? Optional.of(dialect.retryAfter(binding)) : Optional.empty(),
                 deadLetterToGroup ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty(),
@@ -85,7 +85,7 @@ public record SubscriptionStatements(
         lock.ifPresent(all::add);
         unlock.ifPresent(all::add);
         all.add(ack);
-        all.add(discard);
+        all.add(drop);
         retry.ifPresent(all::add);
         retryAfter.ifPresent(all::add);
         deadLetterToGroup.ifPresent(all::add);

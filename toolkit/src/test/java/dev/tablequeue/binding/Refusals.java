@@ -1,5 +1,6 @@
 package dev.tablequeue.binding;
 
+import dev.tablequeue.BindingException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 

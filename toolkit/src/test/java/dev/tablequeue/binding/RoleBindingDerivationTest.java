@@ -253,7 +253,7 @@ class RoleBindingDerivationTest {
 
         assertThat(binding.has(Role.GROUP)).isFalse();
         assertThat(binding.isGenerated(ORDER_JOBS.NOTE)).isFalse();
-        assertThat(binding.ownEvents()).isEmpty();
+        assertThat(binding.own().events()).isEmpty();
         assertThatExceptionOfType(UnsupportedOperationException.class)
                 .isThrownBy(() -> binding.roles().put(Role.GROUP, ORDER_JOBS.NAME));
     }

@@ -93,8 +93,8 @@ class RoleBindingOwnEventTest {
                 Arguments.of(Event.FETCH, "email_jobs", emails().ownFetch(FETCH).ownFetch(FETCH)),
                 Arguments.of(Event.ACK, "email_jobs", emails().own(Event.ACK, SETTLE).own(Event.ACK, SETTLE)),
                 Arguments.of(Event.RETRY, "email_jobs", emails().own(Event.RETRY, SETTLE).own(Event.RETRY, SETTLE)),
-                Arguments.of(Event.DISCARD, "email_jobs",
-                        emails().own(Event.DISCARD, SETTLE).own(Event.DISCARD, SETTLE)),
+                Arguments.of(Event.DROP, "email_jobs",
+                        emails().own(Event.DROP, SETTLE).own(Event.DROP, SETTLE)),
                 Arguments.of(Event.RETRY_AFTER, "email_jobs",
                         emails().ownRetryAfter(RETRY_AFTER).ownRetryAfter(RETRY_AFTER)),
                 Arguments.of(Event.DEAD_LETTER, "email_jobs",
@@ -127,7 +127,7 @@ class RoleBindingOwnEventTest {
     void own_with_an_event_that_settles_no_single_row_is_refused_naming_its_own_method(Event event, String method) {
         assertThat(rules(emails().own(event, SETTLE), "email_jobs"))
                 .anySatisfy(rule -> assertThat(rule)
-                        .contains("own(" + event + ", ..)", "ACK, RETRY or DISCARD", method));
+                        .contains("own(" + event + ", ..)", "ACK, RETRY or DROP", method));
     }
 
     @Test
@@ -137,17 +137,24 @@ class RoleBindingOwnEventTest {
                 .ownFetch(FETCH)
                 .own(Event.ACK, SETTLE)
                 .own(Event.RETRY, SETTLE)
-                .own(Event.DISCARD, SETTLE)
+                .own(Event.DROP, SETTLE)
                 .ownRetryAfter(RETRY_AFTER)
                 .ownDeadLetter(DEAD_LETTER)
                 .build();
         RoleBinding<Record> lease = reports().ownClaim(CLAIM).ownExtend(EXTEND).build();
         RoleBinding<Record> advisory = payouts().ownLock(LOCK).ownUnlock(UNLOCK).build();
 
-        assertThat(rowLock.ownEvents()).containsOnlyKeys(Event.CLAIM, Event.FETCH, Event.ACK, Event.RETRY,
-                Event.DISCARD, Event.RETRY_AFTER, Event.DEAD_LETTER).containsEntry(Event.CLAIM, CLAIM);
-        assertThat(lease.ownEvents()).containsOnlyKeys(Event.CLAIM, Event.EXTEND).containsEntry(Event.EXTEND, EXTEND);
-        assertThat(advisory.ownEvents()).containsEntry(Event.LOCK, LOCK).containsEntry(Event.UNLOCK, UNLOCK);
+        assertThat(rowLock.own().events()).containsExactlyInAnyOrder(Event.CLAIM, Event.FETCH, Event.ACK,
+                Event.RETRY, Event.DROP, Event.RETRY_AFTER, Event.DEAD_LETTER);
+        assertThat(rowLock.own().claim()).isSameAs(CLAIM);
+        assertThat(rowLock.own().fetch()).isSameAs(FETCH);
+        assertThat(rowLock.own().settle(Event.DROP)).isSameAs(SETTLE);
+        assertThat(rowLock.own().retryAfter()).isSameAs(RETRY_AFTER);
+        assertThat(rowLock.own().deadLetter()).isSameAs(DEAD_LETTER);
+        assertThat(lease.own().events()).containsExactlyInAnyOrder(Event.CLAIM, Event.EXTEND);
+        assertThat(lease.own().extend()).isSameAs(EXTEND);
+        assertThat(advisory.own().lock()).isSameAs(LOCK);
+        assertThat(advisory.own().unlock()).isSameAs(UNLOCK);
         assertThat(advisory.owns(Event.ACK)).isFalse();
     }
 
@@ -155,7 +162,8 @@ class RoleBindingOwnEventTest {
     void a_binding_without_own_events_runs_every_statement_of_the_dialect() {
         RoleBinding<Record> binding = RoleBinding.of(JOBS, JOBS.JOB_ID).payload(JOBS.PAYLOAD).build();
 
-        assertThat(binding.ownEvents()).isEmpty();
+        assertThat(binding.own()).isEqualTo(OwnStatements.NONE);
+        assertThat(binding.own().events()).isEmpty();
         assertThat(binding.owns(Event.CLAIM)).isFalse();
     }
 }

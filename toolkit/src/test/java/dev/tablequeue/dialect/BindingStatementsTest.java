@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

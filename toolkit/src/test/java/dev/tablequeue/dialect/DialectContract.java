@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +10,9 @@ import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.StatementBinder;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -184,7 +188,7 @@ public abstract class DialectContract {
             Binds binds = new Binds().id(id).now(now).leaseHeld(stale).retryAt(now.plusSeconds(60))
                     .destination("dead").group("a");
             assertThat(update(c, dialect.ack(b), binds)).isZero();
-            assertThat(update(c, dialect.discard(b), binds)).isZero();
+            assertThat(update(c, dialect.drop(b), binds)).isZero();
             assertThat(update(c, dialect.retry(b).orElseThrow(), binds)).isZero();
             assertThat(update(c, dialect.retryAfter(b), binds)).isZero();
             assertThat(update(c, dialect.deadLetterToGroup(b), binds)).isZero();
@@ -271,7 +275,7 @@ public abstract class DialectContract {
     }
 
     @Test
-    public final void ack_and_discard_mark_processed_at_or_delete_the_row() throws Exception {
+    public final void ack_and_drop_mark_processed_at_or_delete_the_row() throws Exception {
         QueueTable<?> t = newTable();
         RoleBinding<Record> marks = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         RoleBinding<Record> deletes = RoleBinding.of(t, t.ID)
@@ -285,9 +289,9 @@ public abstract class DialectContract {
         long dropped = insert(t, r -> r.group("a"));
         try (Connection c = db.connect()) {
             assertThat(update(c, dialect.ack(marks), new Binds().id(acked).now(now))).isEqualTo(1);
-            assertThat(update(c, dialect.discard(marks), new Binds().id(discarded).now(now))).isEqualTo(1);
+            assertThat(update(c, dialect.drop(marks), new Binds().id(discarded).now(now))).isEqualTo(1);
             assertThat(update(c, dialect.ack(deletes), new Binds().id(deleted))).isEqualTo(1);
-            assertThat(update(c, dialect.discard(deletes), new Binds().id(dropped))).isEqualTo(1);
+            assertThat(update(c, dialect.drop(deletes), new Binds().id(dropped))).isEqualTo(1);
         }
         assertThat(instant(stored(t, acked).get("processed_at"))).isEqualTo(now);
         assertThat(instant(stored(t, discarded).get("processed_at"))).isEqualTo(now);
@@ -378,7 +382,7 @@ public abstract class DialectContract {
             assertThat(instant(row.get("processed_at"))).isEqualTo(now);
 
             long dropped = insert(t, r -> r.group("a"));
-            assertThat(update(c, dialect.discard(b), new Binds().id(dropped).now(now).lastError("undecodable")))
+            assertThat(update(c, dialect.drop(b), new Binds().id(dropped).now(now).lastError("undecodable")))
                     .isEqualTo(1);
             assertThat(stored(t, dropped).get("last_error")).isEqualTo("undecodable");
 
@@ -655,21 +659,6 @@ public abstract class DialectContract {
             opened++;
         }
         assertThat(opened).as("openings taken by " + dialect.name()).isPositive();
-    }
-
-    @Test
-    public final void a_rollback_to_the_savepoint_undoes_what_came_after_it() throws Exception {
-        QueueTable<?> t = newTable();
-        RoleBinding<Record> b = payloadBinding(t, Form.LEASE).lease(t.LOCKED_UNTIL).build();
-        long id = insert(t, r -> r.group("a"));
-        try (Connection c = db.connect()) {
-            begin(c, b);
-            run(c, dialect.savepoint("tq_delivery"));
-            run(c, "UPDATE " + t.getName() + " SET note = 'written' WHERE id = " + id);
-            run(c, dialect.savepointRollback("tq_delivery"));
-            commit(c, b);
-        }
-        assertThat(stored(t, id).get("note")).isNull();
     }
 
     // ================================================================ fixture

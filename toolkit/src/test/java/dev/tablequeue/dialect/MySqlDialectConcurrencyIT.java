@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;

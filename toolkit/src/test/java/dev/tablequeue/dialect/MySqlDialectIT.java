@@ -7,6 +7,8 @@ import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.StatementWriter;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -108,7 +110,7 @@ class MySqlDialectIT {
         run.begin(c, b);
         try {
             for (ClaimShape shape : ClaimShape.values()) {
-                run.run(c, d.savepoint("tq_claim"));
+                run.run(c, "SAVEPOINT tq_claim");
                 Map<String, Object> fetched = run.query(c, d.fetchByIds(b, shape, 2, false), new Binds().ids(ids)).get(0);
                 switch (b.form()) {
                     case ROW_LOCK, LEASE -> {
@@ -129,7 +131,7 @@ class MySqlDialectIT {
                     }
                 }
                 assertThat(run.query(c, d.fetchByIds(b, shape, 2, true), new Binds().ids(ids))).hasSize(2);
-                run.run(c, d.savepointRollback("tq_claim"));
+                run.run(c, "ROLLBACK TO SAVEPOINT tq_claim");
             }
             if (b.form() == Form.LEASE) {
                 run.claimInTransaction(c, b, ClaimShape.IDS, binds);
@@ -155,7 +157,7 @@ class MySqlDialectIT {
             all.add(d.deadLetterToGroup(b));
         }
         all.add(d.ack(b));
-        all.add(d.discard(b));
+        all.add(d.drop(b));
         all.addAll(d.deadLetterToTable(b, dead));
         return all;
     }

@@ -178,7 +178,7 @@ class MySqlDialectTextTest {
         d.fifoGuard(b).ifPresent(g -> all.add(g.statement()));
         d.retry(b).ifPresent(all::add);
         all.add(d.ack(b));
-        all.add(d.discard(b));
+        all.add(d.drop(b));
         all.addAll(d.deadLetterToTable(b, dead));
         all.add(d.insert(b));
         return all;

@@ -3,6 +3,8 @@ package dev.tablequeue.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,10 +1,12 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
@@ -134,7 +136,7 @@ class SqliteDialectIT {
                     .containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
 
             Binds stale = settle(id, firstLease, later).leaseUntil(later.plus(LEASE).plusSeconds(15));
-            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.discard(b),
+            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.drop(b),
                     DIALECT.retry(b).orElseThrow(), DIALECT.retryAfter(b), DIALECT.deadLetterToGroup(b),
                     DIALECT.leaseExtend(b)));
             settlements.addAll(DIALECT.deadLetterToTable(b, dead));

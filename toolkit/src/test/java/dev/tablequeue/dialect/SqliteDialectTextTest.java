@@ -163,7 +163,7 @@ class SqliteDialectTextTest {
                 dialect.claimLease(lease, ClaimShape.ROWS), dialect.claimLease(fifo, ClaimShape.ROWS),
                 dialect.leaseStamp(lease, 3), dialect.leaseExtend(lease),
                 dialect.advisoryCandidates(advisory), dialect.advisoryTake(advisory, ClaimShape.ROWS),
-                dialect.fetchByIds(lease, ClaimShape.ROWS, 2, true), dialect.ack(lease), dialect.discard(lease),
+                dialect.fetchByIds(lease, ClaimShape.ROWS, 2, true), dialect.ack(lease), dialect.drop(lease),
                 dialect.retry(lease).orElseThrow(), dialect.retryAfter(lease), dialect.deadLetterToGroup(lease),
                 dialect.insert(lease)));
         all.addAll(dialect.deadLetterToTable(lease, new QueueTable<>("dead_jobs", SqliteQueues.TIME)));
@@ -180,8 +180,6 @@ class SqliteDialectTextTest {
             assertThat(dialect.transactionOpening(b))
                     .isEqualTo(new TransactionOpening(true, Optional.of("BEGIN " + mode.name())));
         }
-        assertThat(dialect.savepoint("tq_delivery")).isEqualTo("SAVEPOINT tq_delivery");
-        assertThat(dialect.savepointRollback("tq_delivery")).isEqualTo("ROLLBACK TO SAVEPOINT tq_delivery");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -149,7 +150,7 @@ class SqliteEveryStatementIT {
         }
         all.addAll(DIALECT.deadLetterToTable(b, DEAD));
         all.add(DIALECT.ack(b));
-        all.add(DIALECT.discard(b));
+        all.add(DIALECT.drop(b));
         return all;
     }
 

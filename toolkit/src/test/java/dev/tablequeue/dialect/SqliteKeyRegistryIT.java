@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

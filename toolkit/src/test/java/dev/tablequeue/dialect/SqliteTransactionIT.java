@@ -57,9 +57,9 @@ class SqliteTransactionIT {
                 assertThat(c.getAutoCommit()).isTrue();
                 exec(c, opening.sql().orElseThrow());
                 exec(c, "UPDATE counter SET n = n + 1");
-                exec(c, DIALECT.savepoint("tq_delivery"));
+                exec(c, "SAVEPOINT tq_delivery");
                 exec(c, "UPDATE counter SET n = n + 10");
-                exec(c, DIALECT.savepointRollback("tq_delivery"));
+                exec(c, "ROLLBACK TO SAVEPOINT tq_delivery");
                 exec(c, "COMMIT");
                 assertThat(count(c)).isEqualTo(1);
 

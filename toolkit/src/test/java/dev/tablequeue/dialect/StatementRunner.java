@@ -2,6 +2,8 @@ package dev.tablequeue.dialect;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.StatementBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

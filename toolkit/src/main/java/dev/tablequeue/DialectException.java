@@ -1,9 +1,7 @@
-package dev.tablequeue.dialect;
-
-import dev.tablequeue.TableQueueException;
+package dev.tablequeue;
 
 /** A binding a dialect does not serve, or a statement it cannot build: names the dialect, table and reason. */
-public class DialectException extends TableQueueException {
+public class DialectException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
     private final String dialect;

@@ -1,5 +1,7 @@
-package dev.tablequeue.dialect;
+package dev.tablequeue.internal;
 
+import dev.tablequeue.dialect.Param;
+import dev.tablequeue.dialect.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -1,5 +1,6 @@
-package dev.tablequeue.dialect;
+package dev.tablequeue.internal;
 
+import dev.tablequeue.dialect.ProcessKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -44,6 +45,34 @@ public final class SqliteKeyRegistry {
         Entry entry = new Entry(database, key);
         Hold hold = new Hold(entry);
         return held.putIfAbsent(entry, hold) == null ? Optional.of(hold) : Optional.empty();
+    }
+
+    /**
+     * The keys one holder (a subscription) takes in {@code database}: each hold it takes is kept by key, and
+     * released by key.
+     */
+    public ProcessKeys keysOf(String database) {
+        Objects.requireNonNull(database, "database");
+        ConcurrentHashMap<String, Hold> holds = new ConcurrentHashMap<>();
+        return new ProcessKeys() {
+            @Override
+            public boolean tryTake(String key) {
+                Optional<Hold> hold = SqliteKeyRegistry.this.tryTake(database, key);
+                hold.ifPresent(h -> holds.put(key, h));
+                return hold.isPresent();
+            }
+
+            @Override
+            public boolean release(String key) {
+                Hold hold = holds.remove(key);
+                return hold != null && hold.release();
+            }
+
+            @Override
+            public int held() {
+                return heldKeys(database).size();
+            }
+        };
     }
 
     /** Whether {@code key} of {@code database} is in work. */

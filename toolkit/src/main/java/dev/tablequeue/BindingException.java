@@ -1,9 +1,7 @@
-package dev.tablequeue.binding;
+package dev.tablequeue;
 
-import dev.tablequeue.TableQueueException;
-
-/** A binding that breaks a rule: thrown by {@link RoleBinding.Builder#build()}, naming the table and the rule. */
-public class BindingException extends TableQueueException {
+/** A binding that breaks a rule: thrown by {@link dev.tablequeue.binding.RoleBinding.Builder#build()}, naming the table and the rule. */
+public class BindingException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
     private final String table;

@@ -1,24 +1,22 @@
-package dev.tablequeue.broker;
+package dev.tablequeue.internal;
 
-import dev.tablequeue.dialect.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.StatementBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /** Runs built statements on a connection. */
-final class Jdbc {
+public final class Jdbc {
     private Jdbc() {}
 
-    interface Reader<V> {
+    public interface Reader<V> {
         V read(ResultSet rs) throws SQLException;
     }
 
     /** Runs a statement that returns rows and reads them. */
-    static <V> V query(Connection c, Statement statement, Binds binds, QueueDialect dialect, Reader<V> reader)
+    public static <V> V query(Connection c, Statement statement, Binds binds, QueueDialect dialect, Reader<V> reader)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
             StatementBinder.bind(ps, statement, binds, dialect);
@@ -32,7 +30,7 @@ final class Jdbc {
     }
 
     /** Runs a statement that changes rows and returns how many. */
-    static int update(Connection c, Statement statement, Binds binds, QueueDialect dialect) throws SQLException {
+    public static int update(Connection c, Statement statement, Binds binds, QueueDialect dialect) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
             StatementBinder.bind(ps, statement, binds, dialect);
             return ps.executeUpdate();
@@ -40,7 +38,7 @@ final class Jdbc {
     }
 
     /** Runs a statement that changes rows once per {@code binds}, as one JDBC batch; rows changed by each. */
-    static int[] updateEach(Connection c, Statement statement, java.util.List<Binds> binds, QueueDialect dialect)
+    public static int[] updateEach(Connection c, Statement statement, java.util.List<Binds> binds, QueueDialect dialect)
             throws SQLException {
         if (binds.size() == 1) {
             return new int[] {update(c, statement, binds.get(0), dialect)};
@@ -55,7 +53,7 @@ final class Jdbc {
     }
 
     /** The first column of the first row, read as a boolean (true, or the number 1). */
-    static boolean firstBoolean(ResultSet rs) throws SQLException {
+    public static boolean firstBoolean(ResultSet rs) throws SQLException {
         if (!rs.next()) {
             return false;
         }
@@ -67,7 +65,7 @@ final class Jdbc {
     }
 
     /** Runs plain SQL without parameters. */
-    static void execute(Connection c, String sql) throws SQLException {
+    public static void execute(Connection c, String sql) throws SQLException {
         try (java.sql.Statement s = c.createStatement()) {
             s.execute(sql);
         }

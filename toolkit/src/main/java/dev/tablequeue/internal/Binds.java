@@ -1,5 +1,8 @@
-package dev.tablequeue.dialect;
+package dev.tablequeue.internal;
 
+import dev.tablequeue.dialect.Param;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

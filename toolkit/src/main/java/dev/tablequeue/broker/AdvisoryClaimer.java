@@ -1,0 +1,238 @@
+package dev.tablequeue.broker;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Advisory: reads the candidates once for the free workers, then, in claim order until they are filled,
+ * locks a candidate's key on a connection of its own and takes its row. That connection holds the key until
+ * the row's settlement releases it ({@link KeyCompleter}). The candidates run on the first connection, which
+ * the first candidate taken keeps; each further one takes a budget permit only where one is free at once,
+ * and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
+ *
+ * <p>Where the database takes writers side by side, each free worker's connection tries the candidates at
+ * the same time as the others (on a virtual thread each, the first on the claim thread), so a claim costs
+ * the round trips of one lock and one take rather than of all of them in a row. Where it takes one writer
+ * at a time (SQLite), one connection after another tries them on the claim thread.
+ */
+final class AdvisoryClaimer implements Claimer {
+    private static final Logger LOG = LoggerFactory.getLogger(AdvisoryClaimer.class);
+    /**
+     * How long a claim waits for its further connections' locks and takes before it goes on without one that
+     * hangs (a row it then takes starts where a worker is free, or goes back).
+     */
+    private static final Duration SIDE_WAIT = Duration.ofSeconds(1);
+    /** Marks a claim that has gone on without its further connections. */
+    private static final int CLAIM_OVER = Integer.MIN_VALUE;
+
+    private final SubscriptionContext ctx;
+    private final ClaimSteps steps;
+    private final AdvisoryKeys keys;
+
+    AdvisoryClaimer(SubscriptionContext ctx, ClaimSteps steps, AdvisoryKeys keys) {
+        this.ctx = ctx;
+        this.steps = steps;
+        this.keys = keys;
+    }
+
+    @Override
+    public void claim(int free, Dispatch dispatch) throws Exception {
+        if (!dispatch.permit()) {
+            return;
+        }
+        Connection first = keys.connection();
+        Queue<ClaimSteps.Candidate> untried;
+        try {
+            untried = new ConcurrentLinkedQueue<>(candidates(first, free));
+        } catch (Exception e) {
+            keys.returnConnection(first, false);
+            throw e;
+        }
+        if (!ctx.dialect.claimsInParallel() || free == 1 || untried.size() <= 1) {
+            claimInTurn(free, dispatch, first, untried);
+        } else {
+            claimSideBySide(free, dispatch, first, untried);
+        }
+    }
+
+    /** One connection after another tries the candidates, on the claim thread. */
+    private void claimInTurn(int free, Dispatch dispatch, Connection first, Queue<ClaimSteps.Candidate> untried)
+            throws Exception {
+        Connection c = first;
+        int dispatched = 0;
+        while (c != null) {
+            InWork d = takeOne(c, untried);
+            if (d == null) {
+                return;
+            }
+            dispatch.dispatch(d);
+            dispatched++;
+            c = dispatched < free && !untried.isEmpty() && ctx.broker.budget.acquire(0) ? keys.connection() : null;
+        }
+    }
+
+    /** Each free worker's connection tries the candidates at once, the further ones on virtual threads. */
+    private void claimSideBySide(int free, Dispatch dispatch, Connection first, Queue<ClaimSteps.Candidate> untried)
+            throws Exception {
+        List<Connection> others = new ArrayList<>();
+        try {
+            for (int i = 1; i < Math.min(free, untried.size()); i++) {
+                if (!ctx.broker.budget.acquire(0)) {
+                    break;
+                }
+                others.add(keys.connection());
+            }
+        } catch (SQLException | RuntimeException e) {
+            others.forEach(c -> keys.returnConnection(c, false));
+            keys.returnConnection(first, false);
+            throw e;
+        }
+        // the rows the further connections took into this claim; CLAIM_OVER once it has gone on without them
+        AtomicInteger taken = new AtomicInteger();
+        ClaimFailures failures = new ClaimFailures(ctx.queue);
+        List<Thread> side = new ArrayList<>(others.size());
+        for (Connection c : others) {
+            side.add(Thread.ofVirtual().name("tablequeue-claim-" + ctx.queue.name()).start(() -> {
+                try {
+                    InWork d = takeOne(c, untried);
+                    if (d != null) {
+                        handOver(d, taken, dispatch);
+                    }
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        try {
+            InWork d = takeOne(first, untried);
+            if (d != null) {
+                dispatch.dispatch(d);
+            }
+        } catch (Exception e) {
+            failures.add(e);
+        } finally {
+            awaitSide(side);
+            dispatch.counted(taken.getAndSet(CLAIM_OVER));
+        }
+        Exception failure = failures.end();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * The candidates for {@code free} workers, in claim order: twice as many and one more, for the keys that
+     * other claims take meanwhile; where the process keeps the keys (SQLite) the statement cannot leave out
+     * the keys in work, so as many more again.
+     */
+    private List<ClaimSteps.Candidate> candidates(Connection c, int free) throws SQLException {
+        return steps.candidates(c, 2 * free + 1 + keys.heldUnseen());
+    }
+
+    /**
+     * Waits up to {@link #SIDE_WAIT} for a claim's further connections. One still locking or taking then (a
+     * lock of the service's own that hangs, a take behind a long transaction) holds back no more claims: it
+     * finishes on its own, and {@link #handOver} decides what becomes of its row.
+     */
+    private void awaitSide(List<Thread> side) {
+        long until = System.nanoTime() + SIDE_WAIT.toNanos();
+        boolean interrupted = false;
+        for (Thread t : side) {
+            long left;
+            while (t.isAlive() && (left = until - System.nanoTime()) > 0) {
+                try {
+                    t.join(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    // the claim still counts what its connections took before it goes on
+                    interrupted = true;
+                }
+            }
+            if (t.isAlive()) {
+                LOG.warn("a connection of a claim on {} has not finished its lock and take in {}; the claim goes on"
+                        + " without it", ctx.queue, SIDE_WAIT);
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Starts a row a further connection of a claim took: as part of the claim while the claim waits for it;
+     * once the claim has gone on without it, where a worker is free at once; otherwise the row goes back.
+     */
+    private static void handOver(InWork d, AtomicInteger taken, Dispatch dispatch) {
+        if (taken.getAndUpdate(n -> n == CLAIM_OVER ? n : n + 1) != CLAIM_OVER || dispatch.tryTakeOne()) {
+            dispatch.start(d);
+        } else {
+            dispatch.turnAway(d);
+        }
+    }
+
+    /**
+     * Tries candidates from {@code queue} on {@code c} until it takes one, whose delivery (not yet started)
+     * then keeps the connection; null where it took none. Otherwise (the candidates ran out, a lock failed, or
+     * a key's release was not confirmed) the connection and its permit go back: evicted where a key it locked
+     * may still be held, since only the end of its session frees the key then.
+     */
+    private InWork takeOne(Connection c, Queue<ClaimSteps.Candidate> queue) throws Exception {
+        boolean evict = false;
+        try {
+            ClaimSteps.Candidate candidate;
+            while ((candidate = queue.poll()) != null) {
+                boolean locked;
+                try {
+                    locked = keys.lock(c, candidate.key());
+                } catch (Throwable e) {
+                    // the lock may have been taken before the failure
+                    evict = true;
+                    throw e;
+                }
+                if (!locked) {
+                    continue;
+                }
+                List<ClaimedRow> taken;
+                try {
+                    taken = takeInTurn(c, candidate.id());
+                } catch (Exception e) {
+                    evict = !keys.unlock(c, candidate.key());
+                    throw e;
+                }
+                if (taken.isEmpty()) {
+                    // settled by another holder between the select and the lock
+                    evict = !keys.unlock(c, candidate.key());
+                    if (evict) {
+                        return null;
+                    }
+                    continue;
+                }
+                InWork d = new InWork(ctx, taken.get(0), c, candidate.key(), null);
+                c = null;
+                return d;
+            }
+            return null;
+        } finally {
+            if (c != null) {
+                keys.returnConnection(c, evict);
+            }
+        }
+    }
+
+    /** Takes a candidate's row; where the database takes one writer at a time, in turn with the settle threads. */
+    private List<ClaimedRow> takeInTurn(Connection c, Object id) throws Exception {
+        ctx.turn.lockInterruptibly();
+        try {
+            return steps.take(c, id);
+        } finally {
+            ctx.turn.unlock();
+        }
+    }
+}

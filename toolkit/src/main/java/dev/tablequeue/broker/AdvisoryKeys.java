@@ -1,0 +1,113 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.binding.Event;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.ProcessKeys;
+import dev.tablequeue.internal.Jdbc;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Advisory: takes and releases a row's key (the service's own lock, the dialect's session lock, or, where
+ * the process keeps the keys, the dialect's {@link ProcessKeys}), and returns a connection that held one:
+ * to the pool, or ending its session where a key it took may still be held.
+ */
+final class AdvisoryKeys {
+    private static final Logger LOG = LoggerFactory.getLogger(AdvisoryKeys.class);
+
+    private final SubscriptionContext ctx;
+    /** The keys the process keeps for this subscription; null where the session holds them. */
+    private final ProcessKeys processKeys;
+
+    AdvisoryKeys(SubscriptionContext ctx, ProcessKeys processKeys) {
+        this.ctx = ctx;
+        this.processKeys = processKeys;
+    }
+
+    /** Takes {@code key}'s lock for the session of {@code c} without waiting; true if it did. */
+    boolean lock(Connection c, String key) throws SQLException {
+        if (ctx.binding.owns(Event.LOCK)) {
+            return ctx.binding.own().lock().lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
+        }
+        if (ctx.statements.lock().isPresent()) {
+            return Jdbc.query(c, ctx.statements.lock().get(), new Binds().key(key), ctx.dialect, Jdbc::firstBoolean);
+        }
+        return processKeys.tryTake(key);
+    }
+
+    /** Releases {@code key}; false where the release was not confirmed (the connection must then end its session). */
+    boolean unlock(Connection c, String key) {
+        try {
+            if (ctx.binding.owns(Event.UNLOCK)) {
+                return ctx.binding.own().unlock()
+                        .lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
+            }
+            if (ctx.statements.unlock().isPresent()) {
+                return Jdbc.query(c, ctx.statements.unlock().get(), new Binds().key(key), ctx.dialect,
+                        Jdbc::firstBoolean);
+            }
+            return processKeys.release(key);
+        } catch (SQLException | RuntimeException e) {
+            if (broken(c)) {
+                // the session is gone or going, and the server drops its locks with it
+                LOG.debug("the connection that held key {} of {} is broken; its lock ends with its session: {}", key,
+                        ctx.queue, e.toString());
+            } else {
+                LOG.warn("the lock of key {} of {} was not released, so its connection ends its session: {}", key,
+                        ctx.queue, e.toString());
+            }
+            return false;
+        }
+    }
+
+    /** How many more candidates a claim reads for the keys in work that its statement cannot leave out. */
+    int heldUnseen() {
+        return processKeys == null ? 0 : processKeys.held();
+    }
+
+    /** Whether {@code c} can no longer reach its session (closed by the pool, or dead on the server). */
+    private static boolean broken(Connection c) {
+        try {
+            return c.isClosed() || !c.isValid(1);
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    /** A connection of the pool for a budget permit already taken; the permit is returned where none comes. */
+    Connection connection() throws SQLException {
+        try {
+            return ctx.broker.dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            ctx.broker.budget.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Returns an advisory connection and its budget permit: to the pool, or evicted where a key it took may
+     * still be held.
+     */
+    void returnConnection(Connection c, boolean evict) {
+        try {
+            if (evict) {
+                Pools.evict(ctx.broker.dataSource, c);
+            } else {
+                c.close();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("a connection of {} did not return to the pool: {}", ctx.queue, e.toString());
+        } finally {
+            ctx.broker.budget.release();
+        }
+    }
+
+    /** Gives an advisory delivery's connection and its budget permit back: once, by its settlement or its release. */
+    void giveBack(InWork d) {
+        returnConnection(d.connection, d.evicted);
+        d.connectionBack.countDown();
+    }
+}

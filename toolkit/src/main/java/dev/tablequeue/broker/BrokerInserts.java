@@ -1,0 +1,46 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.SubscriptionStatements;
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The insert a publish into each table runs, built once per binding, and prepared when the broker starts. */
+final class BrokerInserts {
+    private final QueueDialect dialect;
+    private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
+
+    BrokerInserts(QueueDialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /** The insert of {@code binding}, built once per binding. */
+    Statement insert(RoleBinding<?> binding) {
+        return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
+    }
+
+    /**
+     * Prepares the insert of every table the broker's subscriptions read and its routes lead to (where the
+     * route has no insert of its own), so a column a binding writes and its table lacks stops the start
+     * rather than the first publish.
+     */
+    void prepare(Connection c, Collection<Subscription<?>> subscriptions, Map<String, QueueBroker.Route> routes) {
+        Map<RoleBinding<?>, String> users = new LinkedHashMap<>();
+        for (Subscription<?> s : subscriptions) {
+            users.putIfAbsent(s.binding, "queue " + s.queue);
+        }
+        routes.forEach((name, route) -> {
+            if (route.insert() == null) {
+                users.putIfAbsent(route.binding(), "route \"" + name + "\"");
+            }
+        });
+        users.forEach((binding, user) -> SubscriptionStatements.prepare(dialect, c, insert(binding), binding.tableName(),
+                user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
+    }
+}

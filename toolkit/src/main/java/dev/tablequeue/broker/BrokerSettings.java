@@ -1,0 +1,69 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.DeclarationException;
+import dev.tablequeue.TableQueueException;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueDialects;
+import dev.tablequeue.transport.HandlerMiddleware;
+import dev.tablequeue.transport.PublishMiddleware;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/** What a {@link QueueBroker.Builder} has been told so far, with each setting's default. */
+abstract class BrokerSettings {
+    final DataSource dataSource;
+    Duration pollInterval = Duration.ofSeconds(1);
+    Duration lease = Duration.ofSeconds(30);
+    Duration drainTimeout = Duration.ofSeconds(30);
+    Clock clock = Clock.systemUTC();
+    Codec codec = new JacksonCodec();
+    BrokerListener listener = new BrokerListener() {};
+    boolean listenNotify;
+    QueueDialect dialect;
+    int poolSize;
+    final Map<String, QueueBroker.Route> routes = new LinkedHashMap<>();
+    final List<PublishMiddleware> publishMiddlewares = new ArrayList<>();
+    final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
+    AfterCommit afterCommit = AfterCommit.NONE;
+
+    BrokerSettings(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    void addRoute(String name, QueueBroker.Route route) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(route.binding(), "binding");
+        if (routes.putIfAbsent(name, route) != null) {
+            throw new IllegalArgumentException("route \"" + name + "\" is declared twice");
+        }
+    }
+
+    /** The dialect given, or the one {@link QueueDialects#detect} finds for the database. */
+    QueueDialect dialect() {
+        if (dialect != null) {
+            return dialect;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            return QueueDialects.detect(c);
+        } catch (SQLException e) {
+            throw new TableQueueException("cannot reach the database to detect its dialect: " + e.getMessage(), e);
+        }
+    }
+
+    /** The pool's size: declared, or read from the data source. */
+    int poolSize() {
+        return poolSize > 0 ? poolSize : Pools.maximumSize(dataSource).orElseThrow(
+                () -> new DeclarationException("the data source (" + dataSource.getClass().getName() + ") does"
+                        + " not report how many connections it gives at once, and the broker keeps its"
+                        + " subscriptions within that number less one, so that handlers' own queries and"
+                        + " publishes always find a connection: declare it with poolSize(n)"));
+    }
+}

@@ -1,0 +1,155 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.BatchRolledBackException;
+import dev.tablequeue.OutcomeUnknownException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Row lock: writes the outcomes of one claim's rows together, in the claim's transaction, once the last of
+ * its handlers has returned, and commits it; a settle thread writes each claim. A row whose handler returned
+ * before its claim-mates' no longer counts against the subscription's room: it waits on the claim's
+ * connection, which the broker's budget counts.
+ */
+final class ClaimCompleter implements Completer {
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimCompleter.class);
+
+    private final SubscriptionContext ctx;
+    private final Settlement settlement;
+    private final SettlementReports reports;
+    private final Slots slots;
+    private final Settler settler;
+
+    ClaimCompleter(SubscriptionContext ctx, Settlement settlement, Slots slots, String name, int writers) {
+        this.ctx = ctx;
+        this.settlement = settlement;
+        this.reports = settlement.reports;
+        this.slots = slots;
+        this.settler = new Settler(null, slots, name, writers);
+    }
+
+    @Override
+    public void start() {
+        settler.start();
+    }
+
+    @Override
+    public void complete(Settlement.Pending p) {
+        slots.handled();
+        ClaimGroup group = p.d().group;
+        List<Settlement.Pending> all = group.add(p);
+        if (all != null) {
+            // the group's other rows left the unsettled count when their handlers returned
+            settler.submit(new Settler.Task(() -> settle(group, all), 1));
+        } else {
+            // it waits for its claim's last handler, on the claim's connection: it no longer holds back the
+            // claims of the free workers (a slow handler would otherwise stop them all)
+            slots.settled(1);
+        }
+    }
+
+    /**
+     * Writes the outcomes of a claim's deliveries in the claim's transaction and commits it; where a
+     * statement fails the transaction rolls back, every row of the claim returns to the queue as it was, and
+     * each outcome fails: the one whose statement failed with its cause, the others with
+     * {@link BatchRolledBackException}. Where the connection fails during the commit, each outcome is
+     * reported as unknown ({@link OutcomeUnknownException}).
+     */
+    void settle(ClaimGroup group, List<Settlement.Pending> outcomes) {
+        group.lock.lock();
+        try {
+            if (group.state() != ClaimGroup.State.OPEN) {
+                for (Settlement.Pending p : outcomes) {
+                    reports.failed(p, reports.closed(p.d(), p.outcome()));
+                }
+                return;
+            }
+            List<Settlement.Write> writes = new ArrayList<>(outcomes.size());
+            for (Settlement.Pending p : outcomes) {
+                p.d().state.set(InWork.State.SETTLED);
+                if (!p.writesNothing()) {
+                    // a row written nothing stays as it was, and returns when the transaction ends
+                    writes.add(settlement.plan(p));
+                }
+            }
+            Connection c = group.connection;
+            Map<Settlement.Write, Exception> lost;
+            boolean committing = false;
+            try {
+                lost = settlement.writeAll(c, writes, false);
+                committing = true;
+                Transactions.commit(c, ctx.statements.opening());
+            } catch (Settlement.BatchFailure e) {
+                Transactions.rollbackQuietly(c, ctx.statements.opening());
+                group.end(ClaimGroup.State.RELEASED);
+                ctx.returned(Duration.ZERO);
+                reports.rolledBack(writes, e.write, e.getCause());
+                return;
+            } catch (SQLException | RuntimeException e) {
+                Transactions.rollbackQuietly(c, ctx.statements.opening());
+                // a commit cut off with its connection may have taken effect: no claim to have rolled it back
+                boolean unknown = committing && Connections.lost(e, c);
+                group.end(ClaimGroup.State.RELEASED);
+                ctx.returned(Duration.ZERO);
+                if (unknown) {
+                    writes.forEach(w -> reports.unknown(w.pending(),
+                            reports.statementFailed(List.of(w), "commit", null, e)));
+                } else {
+                    reports.rolledBack(writes, null,
+                            e instanceof SQLException ? reports.statementFailed(writes, "commit", null, e) : e);
+                }
+                return;
+            }
+            group.end(ClaimGroup.State.SETTLED);
+            reports.report(writes, lost);
+        } finally {
+            group.lock.unlock();
+            reports.forget(outcomes);
+        }
+    }
+
+    @Override
+    public void stop(long deadline) {
+        settler.stop(deadline);
+    }
+
+    @Override
+    public void awaitUnderWay(long until) {
+        settler.stop(until);
+    }
+
+    /**
+     * Rolls a claim's transaction back, unless its settlement has begun, so its rows return at once: each
+     * row's lock counts as released; where the rollback fails, the connection ends its session instead and
+     * counts once as closed.
+     */
+    @Override
+    public Settlement.Release release(InWork d) {
+        ClaimGroup group = d.group;
+        group.lock.lock();
+        try {
+            if (group.state() == ClaimGroup.State.OPEN) {
+                try {
+                    Transactions.rollback(group.connection, ctx.statements.opening());
+                    group.end(ClaimGroup.State.RELEASED);
+                    group.releasedAtClose = true;
+                    return Settlement.Release.LOCK_RELEASED;
+                } catch (SQLException | RuntimeException e) {
+                    LOG.debug("the rollback of a claim of {} failed; its connection ends its session: {}",
+                            ctx.queue, e.toString());
+                    group.end(ClaimGroup.State.RELEASED, ctx.broker.dataSource);
+                    return Settlement.Release.CONNECTION_CLOSED;
+                }
+            }
+            return group.releasedAtClose ? Settlement.Release.LOCK_RELEASED : Settlement.Release.KEPT;
+        } finally {
+            group.lock.unlock();
+        }
+    }
+}

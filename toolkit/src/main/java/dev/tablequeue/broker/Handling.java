@@ -1,0 +1,117 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.binding.RoleBinding;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a delivery's handler answers: the row decoded (its payload through the codec, or the row itself),
+ * the handler run through the broker's middlewares, and the mount's failure policy where the row did not
+ * decode or the handler threw.
+ */
+final class Handling<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(Handling.class);
+
+    private final QueueBroker broker;
+    private final Mount<T> mount;
+    private final Handler<T> handler;
+    private final InboxQueue<?> queue;
+    private final RoleBinding<?> binding;
+    private final SettlementPlanner planner;
+    /** Released when the subscription stops: a failed delivery held before its retry is let go then. */
+    private final CountDownLatch stopping;
+
+    Handling(Mount<T> mount, Handler<T> handler, SettlementPlanner planner, CountDownLatch stopping) {
+        this.broker = mount.broker;
+        this.mount = mount;
+        this.handler = handler;
+        this.queue = mount.queue;
+        this.binding = mount.queue.binding();
+        this.planner = planner;
+        this.stopping = stopping;
+    }
+
+    /** What the handler answers, or the failure policy where the row did not decode or the handler threw. */
+    Outcome outcome(InWork d) {
+        T message;
+        try {
+            message = decode(d.row);
+        } catch (Exception e) {
+            broker.listener.decodeFailed(d, e);
+            Outcome outcome = policy(mount.onDecodeFailure, d, e);
+            LOG.error("row {} of table \"{}\" (queue {}) does not decode and {}: {}", d.id(), binding.tableName(),
+                    queue, planner.fate(d.attempt(), outcome), e.toString());
+            return held(d, outcome);
+        }
+        try {
+            T decoded = message;
+            Outcome outcome = broker.middlewares.handles()
+                    ? broker.middlewares.handle(queue.name(), d, () -> handler.handle(decoded, d))
+                    : handler.handle(message, d);
+            if (outcome == null) {
+                throw new IllegalStateException("the handler of " + queue + " returned no outcome");
+            }
+            return outcome;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return policy(mount.onHandlerFailure, d, e);
+        } catch (Exception e) {
+            // an Error is not caught here: the subscription stops on it
+            Outcome outcome = policy(mount.onHandlerFailure, d, e);
+            LOG.warn("the handler of {} failed on row {}, which {}", queue, d.id(), planner.fate(d.attempt(), outcome),
+                    e);
+            return held(d, outcome);
+        }
+    }
+
+    private Outcome policy(FailurePolicy policy, InWork d, Throwable failure) {
+        d.failure = failure;
+        try {
+            Outcome outcome = policy.settle(d, failure);
+            return outcome == null ? Outcome.retry() : outcome;
+        } catch (RuntimeException e) {
+            LOG.warn("the failure policy of {} threw; retrying {}: {}", queue, d, e.toString());
+            return Outcome.retry();
+        }
+    }
+
+    /**
+     * A failure policy's delayed retry on a table that cannot hide its row (no retryAfter column): the worker
+     * holds the delivery for the delay (at most {@link Backoff#MOST_HELD_SECONDS}), or until the subscription
+     * stops, and then returns the row at once. Returning it at once without the hold would deliver a failing
+     * row again at full speed, for ever where no cap is declared.
+     */
+    private Outcome held(InWork d, Outcome outcome) {
+        if (!(outcome instanceof Outcome.RetryAfter r) || planner.hidesRows() || planner.spent(d.attempt())) {
+            return outcome;
+        }
+        long nanos = Math.min(r.delay().toNanos(), TimeUnit.SECONDS.toNanos(Backoff.MOST_HELD_SECONDS));
+        try {
+            stopping.await(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Outcome.retry();
+    }
+
+    @SuppressWarnings("unchecked")
+    private T decode(ClaimedRow row) throws Exception {
+        if (row.decodeFailure() != null) {
+            throw row.decodeFailure() instanceof Exception e ? e : new IllegalStateException(row.decodeFailure());
+        }
+        if (mount.rows) {
+            return (T) row.record();
+        }
+        if (row.payload() == null) {
+            throw new IllegalStateException("the payload column of row " + row.id() + " is NULL");
+        }
+        T message = broker.codec.decode(row.payload(), mount.payloadType);
+        if (message == null) {
+            // a handler is never handed null: JSON null (or a codec's empty answer) carries no message
+            throw new IllegalStateException("the payload of row " + row.id() + " decodes to null");
+        }
+        return message;
+    }
+}

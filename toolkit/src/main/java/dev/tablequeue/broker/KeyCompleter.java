@@ -1,0 +1,199 @@
+package dev.tablequeue.broker;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Advisory: writes each outcome on the connection that holds its row's key, then releases the key and
+ * returns the connection. These outcomes are not batched: each is written on its own delivery's connection,
+ * by one of the subscription's settle threads (or, {@link InlineCompleter}, by the claim thread).
+ */
+final class KeyCompleter implements Completer, InlineCompleter.Queued {
+    private final SubscriptionContext ctx;
+    private final Settlement settlement;
+    private final SettlementReports reports;
+    private final AdvisoryKeys keys;
+    private final Slots slots;
+    /** The settle threads, each writing one outcome at a time; null where the claim thread writes them. */
+    private final ExecutorService writers;
+    /** Where the claim thread writes them: the queue it writes. */
+    private final Settler settler;
+    /** The deliveries whose settlement was under way when the drain released the others. */
+    private final List<InWork> settling = new CopyOnWriteArrayList<>();
+
+    KeyCompleter(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots, String name,
+            int writers) {
+        this.ctx = ctx;
+        this.settlement = settlement;
+        this.reports = settlement.reports;
+        this.keys = keys;
+        this.slots = slots;
+        this.writers = writers > 0 ? Executors.newFixedThreadPool(writers, Threads.platform(name)) : null;
+        this.settler = new Settler(null, slots, name, 0);
+    }
+
+    @Override
+    public Settler settler() {
+        return settler;
+    }
+
+    @Override
+    public void queue(Settlement.Pending p) {
+        settler.submit(new Settler.Task(() -> settleOnItsConnection(p), 0));
+    }
+
+    /**
+     * Hands the outcome to a settle thread. Once the subscription has drained (a handler that outlived the
+     * drain, whose key was released) the outcome is written here, as the {@link Settler} does.
+     */
+    @Override
+    public void complete(Settlement.Pending p) {
+        slots.handled();
+        try {
+            writers.execute(() -> settleOnItsConnection(p));
+        } catch (RejectedExecutionException drained) {
+            settleOnItsConnection(p);
+        }
+    }
+
+    /** Writes the outcome and releases the key on the delivery's connection, then returns the connection. */
+    private void settleOnItsConnection(Settlement.Pending p) {
+        InWork d = p.d();
+        ctx.turn.lock();
+        boolean took = false;
+        try {
+            took = settle(p);
+        } finally {
+            ctx.turn.unlock();
+            if (took) {
+                // a delivery released at shutdown gave its connection back then
+                keys.giveBack(d);
+            }
+            ctx.inWork.remove(d);
+            slots.settled(1);
+        }
+    }
+
+    /**
+     * Writes one outcome on the connection that holds its key (nothing for {@link Settlement.Pending#nothing}),
+     * then releases the key. A failure is logged and reported to the listener.
+     *
+     * @return whether this settlement took the delivery, and so returns its connection; false where the
+     *     delivery was released at shutdown, which returned the connection then
+     */
+    private boolean settle(Settlement.Pending p) {
+        InWork d = p.d();
+        d.lock.lock();
+        try {
+            if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
+                reports.failed(p, reports.closed(d, p.outcome()));
+                return false;
+            }
+            Settlement.Write written = null;
+            try {
+                if (!p.writesNothing()) {
+                    Settlement.Write w = settlement.plan(p);
+                    writeOn(d.connection, w);
+                    written = w;
+                }
+            } catch (Exception e) {
+                reports.failed(p, e);
+            } finally {
+                if (!keys.unlock(d.connection, d.advisoryKey)) {
+                    d.evicted = true;
+                }
+            }
+            // Reported (and the claim woken) once the key is free: a claim woken while the key is still held
+            // would skip the row it was woken for and sleep a whole poll interval.
+            if (written != null) {
+                reports.succeeded(written);
+            }
+            return true;
+        } finally {
+            d.lock.unlock();
+        }
+    }
+
+    /**
+     * One statement in auto-commit, several (or the service's own event) in a transaction opened as the
+     * binding declares. Where the rollback of a failed transaction fails as well, the failure that caused it
+     * is the one reported (the rollback's is kept as suppressed) and the connection ends its session rather
+     * than go back to the pool.
+     */
+    private void writeOn(Connection c, Settlement.Write w) throws SQLException {
+        if (!w.plan().needsTransaction()) {
+            settlement.write(c, w, false);
+            return;
+        }
+        var opening = ctx.statements.opening();
+        Transactions.begin(c, opening);
+        try {
+            settlement.write(c, w, false);
+            Transactions.commit(c, opening);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                Transactions.rollback(c, opening);
+            } catch (SQLException | RuntimeException rollback) {
+                e.addSuppressed(rollback);
+                w.d().evicted = true;
+            }
+            throw e;
+        }
+    }
+
+    /** What is queued is still written; an outcome that arrives later is written by its handler's thread. */
+    @Override
+    public void stop(long deadline) {
+        if (writers != null) {
+            writers.shutdown();
+        }
+    }
+
+    /**
+     * Releases the key of a delivery still in work and gives its connection back (ending its session where the
+     * release is not confirmed); one whose settlement is under way gives it back itself.
+     */
+    @Override
+    public Settlement.Release release(InWork d) {
+        Settlement.Release release;
+        d.lock.lock();
+        try {
+            if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
+                release = Settlement.Release.KEPT;
+            } else if (keys.unlock(d.connection, d.advisoryKey)) {
+                release = Settlement.Release.LOCK_RELEASED;
+            } else {
+                d.evicted = true;
+                release = Settlement.Release.CONNECTION_CLOSED;
+            }
+        } finally {
+            d.lock.unlock();
+        }
+        if (release == Settlement.Release.KEPT) {
+            settling.add(d);
+        } else {
+            keys.giveBack(d);
+        }
+        return release;
+    }
+
+    @Override
+    public void awaitUnderWay(long until) {
+        try {
+            if (writers != null) {
+                writers.awaitTermination(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+            for (InWork d : settling) {
+                d.connectionBack.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

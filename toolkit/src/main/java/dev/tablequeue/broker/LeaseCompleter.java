@@ -1,0 +1,240 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.LeaseLostException;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lease: writes the outcomes that arrived together in one transaction of their own (each statement sent
+ * once as a JDBC batch), each taking effect only while its row still holds the delivery's lease. A batch
+ * whose statement fails is written again outcome by outcome, so one bad row costs only its own settlement.
+ */
+final class LeaseCompleter implements Completer, InlineCompleter.Queued {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseCompleter.class);
+    /** The first pause before a lease outcome is written again on another connection; it doubles up to a second. */
+    private static final long FIRST_RETRY_PAUSE_MILLIS = 50;
+
+    private final SubscriptionContext ctx;
+    private final Settlement settlement;
+    private final SettlementReports reports;
+    private final Slots slots;
+    private final Settler settler;
+
+    LeaseCompleter(SubscriptionContext ctx, Settlement settlement, Slots slots, String name, int writers) {
+        this.ctx = ctx;
+        this.settlement = settlement;
+        this.reports = settlement.reports;
+        this.slots = slots;
+        this.settler = new Settler(this::settle, slots, name, writers);
+    }
+
+    @Override
+    public Settler settler() {
+        return settler;
+    }
+
+    @Override
+    public void queue(Settlement.Pending p) {
+        settler.submit(p);
+    }
+
+    @Override
+    public void start() {
+        settler.start();
+    }
+
+    @Override
+    public void complete(Settlement.Pending p) {
+        slots.handled();
+        settler.submit(p);
+    }
+
+    @Override
+    public void stop(long deadline) {
+        settler.stop(deadline);
+    }
+
+    @Override
+    public void awaitUnderWay(long until) {
+        settler.stop(until);
+    }
+
+    /** A lease delivery keeps its lease at shutdown and settles as before. */
+    @Override
+    public Settlement.Release release(InWork d) {
+        return Settlement.Release.KEPT;
+    }
+
+    /**
+     * Writes lease outcomes together in one transaction; each takes effect only while its row still holds
+     * the delivery's lease, and one whose lease ran out fails with {@link LeaseLostException} while the others
+     * are written. Where a statement fails, the transaction rolls back and each outcome is written again on
+     * its own, so one bad row costs only its own settlement.
+     */
+    void settle(List<Settlement.Pending> outcomes) {
+        List<InWork> locked = new ArrayList<>(outcomes.size());
+        List<Settlement.Write> writes = new ArrayList<>(outcomes.size());
+        ctx.turn.lock();
+        try {
+            for (Settlement.Pending p : outcomes) {
+                InWork d = p.d();
+                d.lock.lock();
+                locked.add(d);
+                if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
+                    reports.failed(p, reports.closed(d, p.outcome()));
+                    continue;
+                }
+                if (!p.writesNothing()) {
+                    // a row written nothing keeps its lease, which runs out: the keeper no longer extends it
+                    writes.add(settlement.plan(p));
+                }
+            }
+            if (writes.size() == 1) {
+                settleAlone(writes.get(0), false);
+            } else if (!writes.isEmpty()) {
+                settleTogether(writes);
+            }
+        } finally {
+            for (InWork d : locked) {
+                d.lock.unlock();
+            }
+            ctx.turn.unlock();
+            reports.forget(outcomes);
+        }
+    }
+
+    /**
+     * The opening of a lease settlement's transaction: the binding's where it is explicit (SQLite's
+     * {@code BEGIN} mode), the database's default level elsewhere, the same for a batch and for one outcome.
+     */
+    private TransactionOpening opening() {
+        return ctx.statements.opening().explicit() ? ctx.statements.opening() : TransactionOpening.DEFAULT;
+    }
+
+    private void settleTogether(List<Settlement.Write> writes) {
+        Map<Settlement.Write, Exception> lost;
+        boolean committing = false;
+        try (Connection c = ctx.broker.dataSource.getConnection()) {
+            TransactionOpening opening = opening();
+            Transactions.begin(c, opening);
+            try {
+                lost = settlement.writeAll(c, writes, true);
+                committing = true;
+                Transactions.commit(c, opening);
+            } catch (Exception e) {
+                Transactions.rollbackQuietly(c, opening);
+                committing = committing && Connections.lost(e, c);
+                throw e;
+            }
+        } catch (Exception e) {
+            LOG.debug("a batch of {} settlements of {} failed; writing each on its own: {}", writes.size(),
+                    ctx.queue, e.toString());
+            for (Settlement.Write w : writes) {
+                // a commit the connection's failure interrupted may have taken effect
+                settleAlone(w, committing);
+            }
+            return;
+        }
+        reports.report(writes, lost);
+    }
+
+    /**
+     * One outcome, written by {@link #writeAlone}. Where its connection fails (the server killed the
+     * session, the network dropped) the outcome is written again on another one while its lease holds: the
+     * lease makes that safe, since each statement takes effect only while the row holds the delivery's
+     * lease. An outcome whose commit a failure left unknown, and that no later attempt settles, is reported
+     * as unknown, not as failed.
+     *
+     * @param mayHaveCommitted whether an earlier attempt (a batch) failed while its commit was under way
+     */
+    private void settleAlone(Settlement.Write w, boolean mayHaveCommitted) {
+        long pause = FIRST_RETRY_PAUSE_MILLIS;
+        while (true) {
+            try {
+                writeAlone(w);
+                reports.succeeded(w);
+                return;
+            } catch (LostConnection e) {
+                mayHaveCommitted |= e.atCommit;
+                if (!ctx.now().plusMillis(pause).isBefore(w.d().leaseHeld) || !pause(pause)) {
+                    reports.notWritten(w, e.getCause(), mayHaveCommitted);
+                    return;
+                }
+                LOG.info("the connection writing the {} of {} failed, writing it again on another while its lease"
+                        + " holds: {}", SettlementReports.describe(w.pending().outcome()), w.d(),
+                        SettlementReports.reason(e.getCause()));
+                pause = Math.min(pause * 2, 1_000);
+            } catch (Exception e) {
+                reports.notWritten(w, e, mayHaveCommitted);
+                return;
+            }
+        }
+    }
+
+    /** Waits {@code millis} before an outcome is written again; false where the thread was interrupted. */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** A failed connection, and whether the commit of what it wrote was under way (so may have happened). */
+    private static final class LostConnection extends Exception {
+        private static final long serialVersionUID = 1L;
+        final boolean atCommit;
+
+        LostConnection(Throwable cause, boolean atCommit) {
+            super(cause);
+            this.atCommit = atCommit;
+        }
+    }
+
+    /**
+     * One outcome on a connection of its own, in auto-commit where it is one statement, else (a dead letter
+     * into a table, the service's own event) in a transaction, so its statements take effect together.
+     *
+     * @throws LostConnection where the connection failed, saying whether the commit was under way
+     */
+    private void writeAlone(Settlement.Write w) throws SQLException, LostConnection {
+        boolean committing = false;
+        try (Connection c = ctx.broker.dataSource.getConnection()) {
+            boolean tx = w.plan().needsTransaction();
+            TransactionOpening opening = opening();
+            if (tx) {
+                Transactions.begin(c, opening);
+            }
+            try {
+                committing = !tx;
+                settlement.write(c, w, true);
+                if (tx) {
+                    committing = true;
+                    Transactions.commit(c, opening);
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (tx) {
+                    Transactions.rollbackQuietly(c, opening);
+                }
+                if (!(e instanceof LeaseLostException) && Connections.lost(e, c)) {
+                    throw new LostConnection(e, committing);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            // no connection came (the pool timed out, the server is restarting): nothing was sent
+            if (Connections.lost(e, null)) {
+                throw new LostConnection(e, false);
+            }
+            throw e;
+        }
+    }
+}

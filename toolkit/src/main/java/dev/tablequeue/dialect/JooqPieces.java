@@ -1,0 +1,200 @@
+package dev.tablequeue.dialect;
+
+import dev.tablequeue.binding.ClockSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.KeyPart;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.SQLDialect;
+import org.jooq.Select;
+import org.jooq.SelectField;
+import org.jooq.SelectForUpdateStep;
+import org.jooq.SortField;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The pieces the statements of every built-in dialect are built from, with jOOQ: "now" by the binding's
+ * clock, the claim's condition and order, the columns a claim reads in each shape, the lease token, the
+ * last error, the advisory key. {@link JooqQueueDialect} builds the statements from them; a dialect
+ * overrides a piece whose shape differs on its server.
+ */
+abstract class JooqPieces implements QueueDialect {
+    private final SQLDialect sqlDialect;
+
+    JooqPieces(SQLDialect sqlDialect) {
+        this.sqlDialect = sqlDialect;
+    }
+
+    @Override
+    public SQLDialect sqlDialect() {
+        return sqlDialect;
+    }
+
+    /** A fresh writer for one statement. */
+    StatementWriter writer() {
+        return new StatementWriter(DSL.using(sqlDialect, StatementWriter.settings()));
+    }
+
+    // ---- pieces ----
+
+    /** "Now" for comparisons with {@code column}: the host's time as a param, or the database's clock. */
+    @SuppressWarnings("unchecked")
+    <T> Field<T> now(StatementWriter w, RoleBinding<?> b, Field<T> column) {
+        if (b.clock() == ClockSource.DATABASE) {
+            return (Field<T>) databaseNow();
+        }
+        return w.bind(Param.of(Param.Kind.NOW, column), column);
+    }
+
+    /** The conditions that make a row claimable: its group, due, unfinished, and (lease form) unleased. */
+    Condition claimable(StatementWriter w, RoleBinding<?> b) {
+        List<Condition> conditions = new ArrayList<>();
+        b.column(Role.GROUP).ifPresent(g -> conditions.add(typed(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
+        b.column(Role.RETRY_AFTER).ifPresent(r -> conditions.add(typed(r).le(now(w, b, typed(r)))));
+        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(unqualified(p).isNull()));
+        if (b.form() == Form.LEASE) {
+            Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+            conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
+        }
+        return DSL.and(conditions);
+    }
+
+    /** Claim order: priority, then retry_after, then id, each where the table has it. */
+    List<SortField<?>> claimOrder(RoleBinding<?> b) {
+        List<SortField<?>> order = new ArrayList<>();
+        b.column(Role.PRIORITY).ifPresent(p -> order.add(unqualified(p).asc()));
+        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(unqualified(r).asc()));
+        order.add(unqualified(b.id()).asc());
+        return order;
+    }
+
+    /**
+     * The columns a claim or fetch returns for {@code shape}. Where {@code stamped}, the attempt is read as
+     * it was before the stamp counted it.
+     */
+    List<SelectField<?>> shape(RoleBinding<?> b, ClaimShape shape, boolean stamped) {
+        List<Field<?>> columns = switch (shape) {
+            case IDS -> List.of(b.id());
+            case ROWS -> b.rowColumns();
+            case ROLES -> {
+                List<Field<?>> roles = new ArrayList<>();
+                roles.add(b.id());
+                for (Role role : new Role[] {Role.PARTITION_KEY, Role.ATTEMPT, Role.HEADERS, Role.PAYLOAD}) {
+                    b.column(role).ifPresent(roles::add);
+                }
+                roles.addAll(b.headerFields());
+                yield roles;
+            }
+        };
+        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
+        List<SelectField<?>> fields = new ArrayList<>(columns.size());
+        for (Field<?> c : columns) {
+            if (stamped && attempt.isPresent() && c.getName().equals(attempt.get().getName())) {
+                fields.add(attemptBefore(attempt.get()));
+            } else {
+                fields.add(unqualified(c));
+            }
+        }
+        return fields;
+    }
+
+    /** {@code attempt - 1 AS attempt}: the attempt as it stood before a stamp counted it. */
+    Field<?> attemptBefore(Field<?> attempt) {
+        Field<Object> a = typed(unqualified(attempt));
+        return a.minus(DSL.inline(1)).as(attempt.getName());
+    }
+
+    /** {@code attempt + 1}, for the SET clause that counts a delivery. */
+    Field<Object> attemptPlusOne(Field<?> attempt) {
+        return typed(unqualified(attempt)).plus(DSL.inline(1));
+    }
+
+    /** The column by its name alone, so that statements read it in any FROM clause. */
+    @SuppressWarnings("unchecked")
+    static <T> Field<T> unqualified(Field<T> column) {
+        return (Field<T>) DSL.field(DSL.name(column.getName()), column.getDataType());
+    }
+
+    /** A column seen as Field&lt;Object&gt;, for building statements over columns of any type. */
+    @SuppressWarnings("unchecked")
+    static Field<Object> typed(Field<?> column) {
+        return (Field<Object>) unqualified(column);
+    }
+
+    /** An expression seen as Field&lt;Object&gt;, unchanged. */
+    @SuppressWarnings("unchecked")
+    static Field<Object> asObject(Field<?> expression) {
+        return (Field<Object>) expression;
+    }
+
+    /** The id condition {@code id = ?}. */
+    Condition idIs(StatementWriter w, RoleBinding<?> b) {
+        Field<Object> id = typed(b.id());
+        return id.eq(w.bind(Param.of(Param.Kind.ID, b.id()), id));
+    }
+
+    /** In the lease form, {@code locked_until = ?held}: the settlement takes effect only with the token. */
+    Condition holdsLease(StatementWriter w, RoleBinding<?> b) {
+        if (b.form() != Form.LEASE) {
+            return DSL.noCondition();
+        }
+        Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
+        return lease.eq(w.bind(Param.of(Param.Kind.LEASE_HELD, lease), lease));
+    }
+
+    /**
+     * Adds {@code last_error = coalesce(?, last_error)} to {@code set} where the binding keeps a last error:
+     * an outcome a failure caused writes its text, any other binds null and keeps what the row held.
+     */
+    void writeLastError(StatementWriter w, RoleBinding<?> b, Map<Field<?>, Field<?>> set) {
+        b.column(Role.LAST_ERROR).ifPresent(column -> set.put(typed(column), lastError(w, column)));
+    }
+
+    /** {@code coalesce(?, last_error)}: the failure's text, or the column's own where there is none. */
+    Field<Object> lastError(StatementWriter w, Field<?> column) {
+        Field<Object> e = typed(column);
+        return DSL.coalesce(w.bind(Param.of(Param.Kind.LAST_ERROR, column), e), e);
+    }
+
+    /**
+     * The text of a row's advisory key: literal parts as params, columns cast to text. A column that is NULL
+     * reads as empty text: otherwise the whole key would be NULL, no lock could be taken on it and the row
+     * would be passed over by every claim. Rows whose parts differ only by NULL and empty text share a key,
+     * which runs them one at a time and never delivers one twice.
+     */
+    Field<String> keyText(StatementWriter w, RoleBinding<?> b) {
+        List<Field<String>> parts = new ArrayList<>();
+        for (KeyPart part : b.advisoryKey()) {
+            if (part instanceof KeyPart.Literal l) {
+                parts.add(w.text(Param.constant(l.text())));
+            } else if (part instanceof KeyPart.Column c) {
+                parts.add(DSL.coalesce(unqualified(c.field()).cast(SQLDataType.VARCHAR), DSL.inline("")));
+            }
+        }
+        return parts.size() == 1 ? parts.get(0) : DSL.concat(parts.toArray(Field[]::new));
+    }
+
+    /**
+     * {@code select}, locking the rows it reads until its transaction ends: {@code FOR UPDATE}. A database that
+     * takes one writer at a time, whose transaction opening takes the write lock, overrides this.
+     */
+    Select<?> lockingRead(SelectForUpdateStep<?> select) {
+        return select.forUpdate();
+    }
+
+    /** The binding's table, typed for jOOQ's DSL. */
+    @SuppressWarnings("unchecked")
+    static Table<Record> table(RoleBinding<?> b) {
+        return (Table<Record>) b.table();
+    }
+}

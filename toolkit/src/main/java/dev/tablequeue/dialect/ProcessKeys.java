@@ -1,0 +1,22 @@
+package dev.tablequeue.dialect;
+
+/**
+ * The advisory keys one subscription holds where the process keeps them rather than the database session
+ * (SQLite, whose sessions hold no locks): see {@link QueueDialect#processKeys}. Thread-safe.
+ *
+ * <p>This SPI may still change before 1.0.
+ */
+public interface ProcessKeys {
+
+    /** Takes {@code key} without waiting; true if this subscription now holds it. */
+    boolean tryTake(String key);
+
+    /** Puts back a key this subscription took; false where it held no such key. */
+    boolean release(String key);
+
+    /**
+     * How many keys of the database are in work in the whole process now: a candidates statement cannot
+     * leave them out, so a claim reads that many more candidates.
+     */
+    int held();
+}

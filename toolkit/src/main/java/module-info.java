@@ -1,0 +1,31 @@
+/**
+ * tablequeue's toolkit: role bindings ({@code dev.tablequeue.binding}), the dialect SPI and the built-in
+ * dialects ({@code dev.tablequeue.dialect}), the broker, publisher and queue admin
+ * ({@code dev.tablequeue.broker}), the transport middleware SPI ({@code dev.tablequeue.transport}), a
+ * settable clock ({@code dev.tablequeue.testkit}), and the exceptions ({@code dev.tablequeue}).
+ *
+ * <p>{@code dev.tablequeue.internal} holds what the runtime runs statements with (their binds, the JDBC
+ * calls, the writer the built-in dialects render with, SQLite's key registry): it is not exported, but to
+ * the outbox, which runs its record statements the same way.
+ */
+@SuppressWarnings("module") // the outbox's jar names its module dev.tablequeue.outbox, outside this build's module path
+module dev.tablequeue {
+    requires transitive java.sql;
+    requires transitive org.jooq;
+    requires transitive com.fasterxml.jackson.databind;
+    requires org.slf4j;
+    // LISTEN/NOTIFY reads notifications through pgjdbc's API; a service on PostgreSQL has the driver
+    requires static org.postgresql.jdbc;
+
+    exports dev.tablequeue;
+    exports dev.tablequeue.binding;
+    exports dev.tablequeue.broker;
+    exports dev.tablequeue.dialect;
+    exports dev.tablequeue.transport;
+    exports dev.tablequeue.testkit;
+    exports dev.tablequeue.internal to dev.tablequeue.outbox;
+
+    uses dev.tablequeue.dialect.QueueDialectProvider;
+
+    provides dev.tablequeue.dialect.QueueDialectProvider with dev.tablequeue.dialect.BuiltInDialects;
+}
