@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jooq.Record;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -468,6 +469,7 @@ public abstract class DecodingContract extends BrokerFixture {
      */
     static final int DRILL_ROWS = Integer.getInteger("tablequeue.drill.rows", 500);
 
+    @Tag("drill")
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_drill_of_bad_rows_among_good_ones_settles_every_row_once_by_policy(Form form) {

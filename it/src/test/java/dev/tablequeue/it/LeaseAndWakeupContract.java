@@ -151,11 +151,69 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         assertThat(settled.deliveries).hasValue(2);
     }
 
+    @Test
+    public final void a_lease_extension_whose_connection_fails_is_written_again_at_once_on_another()
+            throws Exception {
+        ExtensionCutOff cut = cutOffAnExtension(FailingConnections.When.BEFORE);
+        // the keeper's next run is five seconds away: the extension is written again long before it
+        await().atMost(Duration.ofSeconds(3)).until(() -> cut.connections().runAfter.get() >= 1);
+        cut.letGo().countDown();
+        await().atMost(PATIENCE).until(() -> count(cut.table(), "processed_at is not null") == 1);
+        assertThat(cut.settled().failed).isEmpty();
+        assertThat(cut.settled().leasesLost).isEmpty();
+        assertThat(cut.settled().deliveries).hasValue(1);
+    }
+
+    @Test
+    public final void a_lease_extension_whose_answer_was_lost_keeps_the_lease_it_wrote() throws Exception {
+        // the row holds the token the extension wrote, which the delivery never heard of
+        ExtensionCutOff cut = cutOffAnExtension(FailingConnections.When.AFTER);
+        cut.letGo().countDown();
+        await().atMost(PATIENCE).until(() -> count(cut.table(), "processed_at is not null") == 1);
+        assertThat(cut.settled().failed).isEmpty();
+        assertThat(cut.settled().leasesLost).isEmpty();
+        assertThat(cut.settled().deliveries).hasValue(1);
+    }
+
+    /** The row whose lease extension was cut off, the connections that cut it, the listener, the handler's gate. */
+    private record ExtensionCutOff(Jobs table, FailingConnections connections, Settled settled,
+            CountDownLatch letGo) {}
+
+    /**
+     * Delivers one lease row (a ten second lease, so the keeper runs every five) whose handler waits, and
+     * cuts the connection of the keeper's first extension off {@code when}.
+     */
+    private ExtensionCutOff cutOffAnExtension(FailingConnections.When when) throws Exception {
+        Jobs t = newTable();
+        insertJobs(t, 1);
+        FailingConnections connections = new FailingConnections(pool, FailingConnections::leaseExtension);
+        Settled settled = new Settled();
+        QueueBroker broker = QueueBroker.builder(connections).poolSize(12).clock(clock).pollInterval(POLL)
+                .lease(Duration.ofSeconds(10)).drainTimeout(Duration.ofSeconds(10)).listener(settled).build();
+        brokers.add(broker);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(binding(t, Form.LEASE), "emails")).payload(Job.class).handle((job, d) -> {
+            settled.deliveries.incrementAndGet();
+            holding.countDown();
+            letGo.await(PATIENCE.toSeconds(), SECONDS);
+            return Outcome.ack();
+        });
+        broker.start();
+        assertThat(holding.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        // a second on, the extension writes a token of its own rather than the claim's again
+        clock.advance(Duration.ofSeconds(1));
+        connections.arm(when);
+        assertThat(connections.failed.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        return new ExtensionCutOff(t, connections, settled, letGo);
+    }
+
     /** What a broker's listener heard of settlements, and how many deliveries the handler saw. */
     private static final class Settled implements BrokerListener {
         final List<Object> written = new CopyOnWriteArrayList<>();
         final Map<Object, Throwable> failed = new ConcurrentHashMap<>();
         final Map<Object, Throwable> unknown = new ConcurrentHashMap<>();
+        final List<Object> leasesLost = new CopyOnWriteArrayList<>();
         final AtomicInteger deliveries = new AtomicInteger();
 
         @Override
@@ -171,6 +229,11 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
         @Override
         public void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {
             unknown.put(delivery.id(), failure);
+        }
+
+        @Override
+        public void leaseLost(Delivery delivery) {
+            leasesLost.add(delivery.id());
         }
     }
 

@@ -11,4 +11,11 @@ final class MySqlTables {
                 + " processed_at DATETIME(6) NULL, locked_until DATETIME(6) NULL, headers TEXT, payload LONGBLOB,"
                 + " note VARCHAR(100), last_error TEXT, INDEX " + name + "_claim (grp, priority, retry_after, id))";
     }
+
+    /** The acknowledgement ledger of {@link TestDatabase#ackLedger} on MySQL and MariaDB. */
+    static java.util.List<String> ackLedger(String table, String acks) {
+        return java.util.List.of("CREATE TABLE " + acks + " (job_id BIGINT NOT NULL)",
+                "CREATE TRIGGER " + acks + "_t AFTER UPDATE ON " + table + " FOR EACH ROW INSERT INTO " + acks
+                        + " (job_id) SELECT NEW.id FROM DUAL WHERE " + TestDatabase.ACKED);
+    }
 }

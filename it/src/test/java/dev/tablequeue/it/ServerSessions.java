@@ -46,6 +46,27 @@ final class ServerSessions {
         }
     }
 
+    /**
+     * The sessions connected to {@code database}, but for the one that asks: what an operator ends to cut
+     * every client of a database off.
+     */
+    List<Long> connectedTo(String database) throws SQLException {
+        String sql = engine == LiveDatabase.Engine.POSTGRES
+                ? "select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()"
+                        + " and backend_type = 'client backend'"
+                : "select id from information_schema.processlist where db = ? and id <> connection_id()";
+        try (Connection c = admin.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, database);
+            List<Long> sessions = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getLong(1));
+                }
+            }
+            return sessions;
+        }
+    }
+
     /** Ends {@code session} on the server: its statement fails and its connection is gone. */
     void kill(long session) throws SQLException {
         try (Connection c = admin.getConnection(); Statement s = c.createStatement()) {

@@ -5,6 +5,7 @@ import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.testkit.LiveDatabase;
 import java.time.temporal.Temporal;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.jooq.DataType;
 import org.jooq.SQLDialect;
@@ -28,6 +29,15 @@ public enum TestDatabase {
                     + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ,"
                     + " headers TEXT, payload BYTEA, note TEXT, last_error TEXT)";
         }
+
+        @Override
+        public List<String> ackLedger(String table, String acks) {
+            return List.of("CREATE TABLE " + acks + " (job_id BIGINT NOT NULL)",
+                    "CREATE FUNCTION " + acks + "_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO " + acks
+                            + " (job_id) VALUES (NEW.id); RETURN NULL; END $$",
+                    "CREATE TRIGGER " + acks + "_t AFTER UPDATE ON " + table + " FOR EACH ROW WHEN (" + ACKED_PG
+                            + ") EXECUTE FUNCTION " + acks + "_f()");
+        }
     },
     MARIADB(LiveDatabase.Engine.MARIADB, SQLDialect.MARIADB, EnumSet.allOf(Form.class), "datetime") {
         @Override
@@ -38,6 +48,11 @@ public enum TestDatabase {
         @Override
         public String createTable(String name) {
             return MySqlTables.ddl(name);
+        }
+
+        @Override
+        public List<String> ackLedger(String table, String acks) {
+            return MySqlTables.ackLedger(table, acks);
         }
     },
     /** MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
@@ -50,6 +65,11 @@ public enum TestDatabase {
         @Override
         public String createTable(String name) {
             return MySqlTables.ddl(name);
+        }
+
+        @Override
+        public List<String> ackLedger(String table, String acks) {
+            return MySqlTables.ackLedger(table, acks);
         }
     },
     /** A SQLite file: the lease and advisory forms; times are {@link SqliteTime} text. */
@@ -67,7 +87,30 @@ public enum TestDatabase {
                     + " attempt INTEGER NOT NULL DEFAULT 1, processed_at TEXT, locked_until TEXT, headers TEXT,"
                     + " payload BLOB, note TEXT, last_error TEXT)";
         }
+
+        /**
+         * Write-ahead logging: in the rollback journal a writer waits until no reader is left, and the writers
+         * of two processes starve one another (a crash drill saw a two second lease lapse while its keeper
+         * and its acknowledgement waited for the file).
+         */
+        @Override
+        public List<String> sharedByProcesses() {
+            return List.of("PRAGMA journal_mode=WAL");
+        }
+
+        @Override
+        public List<String> ackLedger(String table, String acks) {
+            return List.of("CREATE TABLE " + acks + " (job_id BIGINT NOT NULL)",
+                    "CREATE TRIGGER " + acks + "_t AFTER UPDATE ON " + table + " FOR EACH ROW WHEN " + ACKED
+                            + " BEGIN INSERT INTO " + acks + " (job_id) VALUES (NEW.id); END");
+        }
     };
+
+    /** An update that writes a (new) processed_at: an acknowledgement, as the {@link #ackLedger} counts them. */
+    static final String ACKED = "NEW.processed_at IS NOT NULL"
+            + " AND (OLD.processed_at IS NULL OR OLD.processed_at <> NEW.processed_at)";
+    private static final String ACKED_PG = "NEW.processed_at IS NOT NULL"
+            + " AND OLD.processed_at IS DISTINCT FROM NEW.processed_at";
 
     private final LiveDatabase.Engine engine;
     private final SQLDialect sqlDialect;
@@ -105,4 +148,18 @@ public enum TestDatabase {
 
     /** The DDL of a {@link Jobs} table named {@code name} on this database. */
     public abstract String createTable(String name);
+
+    /** What prepares the database for services in several processes at once; nothing on a server. */
+    public List<String> sharedByProcesses() {
+        return List.of();
+    }
+
+    /**
+     * The DDL of an acknowledgement ledger: table {@code acks} (one column, {@code job_id}) and a trigger that
+     * writes a row into it, in the same transaction, for every update of {@link Jobs} table {@code table} that
+     * writes its {@code processed_at}. A ledger row exists exactly when an acknowledgement committed, whatever
+     * happens to the process that wrote it afterwards, so a drill counts lost jobs and double
+     * acknowledgements from it.
+     */
+    public abstract List<String> ackLedger(String table, String acks);
 }

@@ -6,6 +6,7 @@ import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -110,31 +111,89 @@ final class LeaseClaimer implements Claimer {
         }
     }
 
-    /** Moves {@code d}'s lease to {@code until} while the row still holds its token. */
+    /**
+     * Moves {@code d}'s lease to {@code until} while the row still holds its token. Where the connection fails
+     * (the server killed the session, the network dropped), the extension is written again on another one
+     * while the lease holds, rather than at the keeper's next run, which may come after the lease ran out. An
+     * attempt cut off with its connection may have been written all the same, moving the row to its expiry:
+     * the later attempts take that one for the delivery's token as well, so the delivery keeps the lease its
+     * own extension moved.
+     */
     private void extend(InWork d, Instant until) throws SQLException {
         d.lock.lock();
         try {
             if (d.state.get() != InWork.State.IN_WORK || d.leaseHeld == null) {
                 return;
             }
-            boolean moved;
-            try (Connection c = ctx.broker.dataSource.getConnection()) {
-                if (ctx.binding.owns(Event.EXTEND)) {
-                    moved = ctx.binding.own().extend()
-                            .extend(DSL.using(c, ctx.dialect.sqlDialect()), d.id(), d.leaseHeld, until);
-                } else {
-                    Binds binds = new Binds().id(d.id()).leaseHeld(d.leaseHeld).leaseUntil(until);
-                    moved = Jdbc.update(c, ctx.statements.extend().orElseThrow(), binds, ctx.dialect) == 1;
+            List<Instant> mayHold = new ArrayList<>(2);
+            Instant next = until;
+            long pause = LostConnection.FIRST_PAUSE_MILLIS;
+            while (true) {
+                try {
+                    if (moveLease(d, d.leaseHeld, next) || movedFromOneItMayHold(d, mayHold, next)) {
+                        d.leaseHeld = next;
+                    } else {
+                        LOG.warn("the lease of {} was lost: another claim may hold its row", d);
+                        reports.leaseLost(d);
+                    }
+                    return;
+                } catch (LostConnection e) {
+                    if (e.atCommit) {
+                        mayHold.add(next);
+                    }
+                    if (!ctx.now().plusMillis(pause).isBefore(d.leaseHeld) || !LostConnection.pause(pause)) {
+                        throw e.getCause() instanceof SQLException sql ? sql
+                                : new SQLException("the lease extension's connection failed", e.getCause());
+                    }
+                    LOG.info("the connection extending the lease of {} failed, extending it again on another while"
+                            + " the lease holds: {}", d, SettlementReports.reason(e.getCause()));
+                    pause = Math.min(pause * 2, 1_000);
+                    next = Leases.expiry(ctx.now(), ctx.lease);
                 }
-            }
-            if (moved) {
-                d.leaseHeld = until;
-            } else {
-                LOG.warn("the lease of {} was lost: another claim may hold its row", d);
-                reports.leaseLost(d);
             }
         } finally {
             d.lock.unlock();
+        }
+    }
+
+    /** Moves the lease from a token an earlier, cut off, extension may have written; true where one held. */
+    private boolean movedFromOneItMayHold(InWork d, List<Instant> mayHold, Instant next)
+            throws SQLException, LostConnection {
+        for (Instant held : mayHold) {
+            if (moveLease(d, held, next)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One extension's statement, on a connection of its own, in auto-commit: true where the row held
+     * {@code held}.
+     *
+     * @throws LostConnection where the connection failed; "at commit" where the statement had been sent
+     */
+    private boolean moveLease(InWork d, Instant held, Instant until) throws SQLException, LostConnection {
+        try (Connection c = ctx.broker.dataSource.getConnection()) {
+            try {
+                if (ctx.binding.owns(Event.EXTEND)) {
+                    return ctx.binding.own().extend()
+                            .extend(DSL.using(c, ctx.dialect.sqlDialect()), d.id(), held, until);
+                }
+                Binds binds = new Binds().id(d.id()).leaseHeld(held).leaseUntil(until);
+                return Jdbc.update(c, ctx.statements.extend().orElseThrow(), binds, ctx.dialect) == 1;
+            } catch (SQLException | RuntimeException e) {
+                if (Connections.lost(e, c)) {
+                    throw new LostConnection(e, true);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            // no connection came (the pool timed out, the server is restarting): nothing was sent
+            if (Connections.lost(e, null)) {
+                throw new LostConnection(e, false);
+            }
+            throw e;
         }
     }
 }

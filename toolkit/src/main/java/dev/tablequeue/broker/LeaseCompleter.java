@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
 final class LeaseCompleter implements Completer, InlineCompleter.Queued {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseCompleter.class);
     /** The first pause before a lease outcome is written again on another connection; it doubles up to a second. */
-    private static final long FIRST_RETRY_PAUSE_MILLIS = 50;
 
     private final SubscriptionContext ctx;
     private final Settlement settlement;
@@ -154,7 +153,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
      * @param mayHaveCommitted whether an earlier attempt (a batch) failed while its commit was under way
      */
     private void settleAlone(Settlement.Write w, boolean mayHaveCommitted) {
-        long pause = FIRST_RETRY_PAUSE_MILLIS;
+        long pause = LostConnection.FIRST_PAUSE_MILLIS;
         while (true) {
             try {
                 writeAlone(w);
@@ -162,7 +161,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 return;
             } catch (LostConnection e) {
                 mayHaveCommitted |= e.atCommit;
-                if (!ctx.now().plusMillis(pause).isBefore(w.d().leaseHeld) || !pause(pause)) {
+                if (!ctx.now().plusMillis(pause).isBefore(w.d().leaseHeld) || !LostConnection.pause(pause)) {
                     reports.notWritten(w, e.getCause(), mayHaveCommitted);
                     return;
                 }
@@ -174,28 +173,6 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 reports.notWritten(w, e, mayHaveCommitted);
                 return;
             }
-        }
-    }
-
-    /** Waits {@code millis} before an outcome is written again; false where the thread was interrupted. */
-    private static boolean pause(long millis) {
-        try {
-            Thread.sleep(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** A failed connection, and whether the commit of what it wrote was under way (so may have happened). */
-    private static final class LostConnection extends Exception {
-        private static final long serialVersionUID = 1L;
-        final boolean atCommit;
-
-        LostConnection(Throwable cause, boolean atCommit) {
-            super(cause);
-            this.atCommit = atCommit;
         }
     }
 

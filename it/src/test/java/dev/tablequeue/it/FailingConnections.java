@@ -1,0 +1,142 @@
+package dev.tablequeue.it;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+
+/**
+ * A data source over a pool whose next update of a chosen kind fails as a connection the server killed
+ * does (SQL state 08006): before it reaches the server, so nothing is written, or after it has run in
+ * auto-commit, so it is written and its answer lost. Every later update of that kind is counted.
+ */
+final class FailingConnections implements DataSource {
+    /** When the armed update fails. */
+    enum When {
+        /** Before it is sent: nothing is written. */
+        BEFORE,
+        /** After it has run: it is written, and its answer is lost. */
+        AFTER
+    }
+
+    private final DataSource target;
+    private final Predicate<String> kind;
+    private final AtomicReference<When> armed = new AtomicReference<>();
+    /** Counted down when the armed update failed. */
+    final CountDownLatch failed = new CountDownLatch(1);
+    /** Updates of the kind run after the failure. */
+    final AtomicInteger runAfter = new AtomicInteger();
+
+    FailingConnections(DataSource target, Predicate<String> kind) {
+        this.target = target;
+        this.kind = kind;
+    }
+
+    /** The extension of a lease: an update of the lease column alone. */
+    static boolean leaseExtension(String sql) {
+        String s = sql.toLowerCase(Locale.ROOT);
+        return s.startsWith("update") && s.contains("locked_until") && !s.contains("processed_at")
+                && !s.contains("attempt") && !s.contains("retry_after");
+    }
+
+    /** Makes the next update of the kind fail {@code when}. */
+    void arm(When when) {
+        armed.set(when);
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return wrap(target.getConnection());
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        return wrap(target.getConnection(user, password));
+    }
+
+    private Connection wrap(Connection c) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            Object result = invoke(c, method, args);
+            if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
+                    && kind.test(sql)) {
+                return statement((PreparedStatement) result);
+            }
+            return result;
+        };
+        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                handler);
+    }
+
+    private PreparedStatement statement(PreparedStatement ps) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (!method.getName().equals("executeUpdate") || args != null) {
+                return invoke(ps, method, args);
+            }
+            When when = armed.getAndSet(null);
+            if (when == null) {
+                if (failed.getCount() == 0) {
+                    runAfter.incrementAndGet();
+                }
+                return invoke(ps, method, args);
+            }
+            if (when == When.AFTER) {
+                invoke(ps, method, args);
+            }
+            failed.countDown();
+            throw new SQLNonTransientConnectionException("the test cut the connection off (" + when + ")", "08006");
+        };
+        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, handler);
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {}
+
+    @Override
+    public int getLoginTimeout() {
+        return 0;
+    }
+
+    @Override
+    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <W> W unwrap(Class<W> type) throws SQLException {
+        throw new SQLException("not a wrapper");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return false;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The fault drills on PostgreSQL. */
+class PostgresDrillIT extends DrillContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** The fault drills on a SQLite file. */
+class SqliteDrillIT extends DrillContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}
