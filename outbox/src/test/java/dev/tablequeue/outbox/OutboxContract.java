@@ -539,7 +539,8 @@ public abstract class OutboxContract extends OutboxFixture {
         assertThat(received.get(0).headers()).containsEntry("own", "yes");
         assertThat(settled).startsWith("retry " + second);
         assertThat(settled.subList(1, 3)).containsExactlyInAnyOrder("drop " + first, "drop " + second);
-        assertThat(records(t)).isZero();
+        // the own drop notes itself before its delete runs: wait for the delete, not for the note
+        await().atMost(PATIENCE).until(() -> records(t) == 0);
     }
 
     @Test
@@ -568,7 +569,9 @@ public abstract class OutboxContract extends OutboxFixture {
         }
         faults.plan = m -> Faults.Fault.NONE;
         int left = (int) java.util.stream.IntStream.range(0, 1000).filter(n -> n % 7 == 3).count();
-        await().atMost(PATIENCE).until(() -> handled.size() == 1000 - left);
+        // the handler counts a delivery before the outbox marks its record (after the handler returns): wait for
+        // the marks too, or the republish would also send a record whose delivery is still settling
+        await().atMost(PATIENCE).until(() -> handled.size() == 1000 - left && unprocessed(t) == left);
         assertThat(failed).isGreaterThan(left);
 
         assertThat(outbox.republish(transport.sender())).isEqualTo(left);
