@@ -6,7 +6,6 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.internal.StatementWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -135,9 +134,8 @@ final class RawBatchLoop {
     /** One worker's connection, its prepared statements and its binds. */
     private final class Worker {
         private final Connection c;
-        private final Map<Statement, PreparedStatement> prepared = new HashMap<>();
         private final Map<Integer, PreparedStatement> acks = new HashMap<>();
-        private final java.sql.Statement plain;
+        private final RawConnection raw;
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
         private final List<Object> ids = new ArrayList<>();
@@ -146,7 +144,7 @@ final class RawBatchLoop {
 
         Worker(Connection c) throws SQLException {
             this.c = c;
-            this.plain = c.createStatement();
+            this.raw = new RawConnection(c, dialect, statements.opening());
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
                 c.setAutoCommit(false);
             }
@@ -241,43 +239,22 @@ final class RawBatchLoop {
         }
 
         private PreparedStatement bound(Statement statement, Binds binds) throws SQLException {
-            PreparedStatement ps = prepared.get(statement);
-            if (ps == null) {
-                ps = c.prepareStatement(statement.sql());
-                prepared.put(statement, ps);
-            }
-            StatementBinder.bind(ps, statement, binds, dialect);
-            return ps;
+            return raw.bound(statement, binds);
         }
 
         private void open() throws SQLException {
-            if (statements.opening().sql().isPresent()) {
-                plain.execute(statements.opening().sql().get());
-            }
+            raw.open();
         }
 
         private void end(boolean commit) throws SQLException {
-            if (statements.opening().explicit()) {
-                plain.execute(commit ? "COMMIT" : "ROLLBACK");
-            } else if (commit) {
-                c.commit();
-            } else {
-                c.rollback();
-            }
+            raw.end(commit);
         }
 
         void close() throws SQLException {
-            for (PreparedStatement ps : prepared.values()) {
-                ps.close();
-            }
             for (PreparedStatement ps : acks.values()) {
                 ps.close();
             }
-            plain.close();
-            if (!c.getAutoCommit()) {
-                c.rollback();
-                c.setAutoCommit(true);
-            }
+            raw.close();
             if (sink == 42) {
                 System.out.print(""); // keeps the handler's reads alive
             }

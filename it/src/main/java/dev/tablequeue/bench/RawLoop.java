@@ -6,7 +6,6 @@ import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.internal.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.StatementBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -101,9 +100,8 @@ final class RawLoop {
     private final class Worker {
         private final Connection c;
         private final int workers;
-        private final Map<Statement, PreparedStatement> prepared = new IdentityHashMap<>();
         private final Map<PreparedStatement, Integer> columns = new IdentityHashMap<>();
-        private final java.sql.Statement plain;
+        private final RawConnection raw;
         private final String database;
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
@@ -114,7 +112,7 @@ final class RawLoop {
         Worker(Connection c, int workers) throws SQLException {
             this.c = c;
             this.workers = workers;
-            this.plain = c.createStatement();
+            this.raw = new RawConnection(c, dialect, statements.opening());
             this.database = dialect.advisoryKeysInProcess() ? SqliteKeyRegistry.databaseOf(c) : null;
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
                 c.setAutoCommit(false);
@@ -280,30 +278,15 @@ final class RawLoop {
         }
 
         private PreparedStatement bound(Statement statement, Binds binds) throws SQLException {
-            PreparedStatement ps = prepared.get(statement);
-            if (ps == null) {
-                ps = c.prepareStatement(statement.sql());
-                prepared.put(statement, ps);
-            }
-            StatementBinder.bind(ps, statement, binds, dialect);
-            return ps;
+            return raw.bound(statement, binds);
         }
 
-        /** Opens a transaction as the dialect says: its opening statement, where it has one. */
         private void open() throws SQLException {
-            if (statements.opening().sql().isPresent()) {
-                plain.execute(statements.opening().sql().get());
-            }
+            raw.open();
         }
 
         private void end(boolean commit) throws SQLException {
-            if (statements.opening().explicit()) {
-                plain.execute(commit ? "COMMIT" : "ROLLBACK");
-            } else if (commit) {
-                c.commit();
-            } else {
-                c.rollback();
-            }
+            raw.end(commit);
         }
 
         private <V> V turn(Claim<V> claim) throws Exception {
@@ -319,14 +302,7 @@ final class RawLoop {
         }
 
         void close() throws SQLException {
-            for (PreparedStatement ps : prepared.values()) {
-                ps.close();
-            }
-            plain.close();
-            if (!c.getAutoCommit()) {
-                c.rollback();
-                c.setAutoCommit(true);
-            }
+            raw.close();
             if (sink == 42) {
                 System.out.print(""); // keeps the handler's reads alive
             }
