@@ -1,6 +1,5 @@
 package dev.tablequeue.it;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,7 +7,6 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -22,7 +20,7 @@ import javax.sql.DataSource;
  * does (SQL state 08006): before it reaches the server, so nothing is written, or after it has run in
  * auto-commit, so it is written and its answer lost. Every later update of that kind is counted.
  */
-final class FailingConnections implements DataSource {
+final class FailingConnections extends ForwardingDataSource {
     /** When the armed update fails. */
     enum When {
         /** Before it is sent: nothing is written. */
@@ -31,7 +29,6 @@ final class FailingConnections implements DataSource {
         AFTER
     }
 
-    private final DataSource target;
     private final Predicate<String> kind;
     private final AtomicReference<When> armed = new AtomicReference<>();
     /** Counted down when the armed update failed. */
@@ -40,7 +37,7 @@ final class FailingConnections implements DataSource {
     final AtomicInteger runAfter = new AtomicInteger();
 
     FailingConnections(DataSource target, Predicate<String> kind) {
-        this.target = target;
+        super(target);
         this.kind = kind;
     }
 
@@ -107,36 +104,5 @@ final class FailingConnections implements DataSource {
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-        return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-        return 0;
-    }
-
-    @Override
-    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <W> W unwrap(Class<W> type) throws SQLException {
-        throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) {
-        return false;
     }
 }

@@ -23,10 +23,8 @@ import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.testkit.LiveDatabase;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -584,52 +582,9 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
     }
 
     /** A data source that is no HikariCP pool and does not say how many connections it gives. */
-    private static final class UnsizedDataSource implements DataSource {
-        private final DataSource target;
-
+    private static final class UnsizedDataSource extends ForwardingDataSource {
         UnsizedDataSource(DataSource target) {
-            this.target = target;
-        }
-
-        @Override
-        public Connection getConnection() throws SQLException {
-            return target.getConnection();
-        }
-
-        @Override
-        public Connection getConnection(String user, String password) throws SQLException {
-            return target.getConnection(user, password);
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {}
-
-        @Override
-        public void setLoginTimeout(int seconds) {}
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public <W> W unwrap(Class<W> type) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> type) {
-            return false;
+            super(target);
         }
     }
 
