@@ -17,9 +17,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.jooq.Condition;
@@ -74,40 +71,7 @@ final class RawBatchLoop {
 
     /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
     Measurement run(int workers, long messages) throws Exception {
-        AtomicLong done = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        Stopwatch watch = Stopwatch.start();
-        for (int i = 0; i < workers; i++) {
-            threads.add(Thread.ofPlatform().name("bench-raw-batch-" + i).start(() -> {
-                try (Connection c = pool.getConnection()) {
-                    Worker w = new Worker(c);
-                    try {
-                        while (done.get() < messages && failure.get() == null) {
-                            int n = w.once();
-                            if (n > 0) {
-                                done.addAndGet(n);
-                            } else {
-                                // rows are in other workers' hands; the last ones settle soon
-                                LockSupport.parkNanos(100_000);
-                            }
-                        }
-                    } finally {
-                        w.close();
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }));
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        Measurement m = watch.stop(messages);
-        if (failure.get() != null) {
-            throw new IllegalStateException("a batched raw worker failed: " + failure.get(), failure.get());
-        }
-        return m;
+        return RawWorkers.run(pool, workers, messages, false, "bench-raw-batch", Worker::new);
     }
 
     /** {@code UPDATE .. SET processed_at = ?[, lease = NULL] WHERE id IN (n ids)[ AND lease = ?]}, rendered once. */
@@ -132,7 +96,7 @@ final class RawBatchLoop {
     }
 
     /** One worker's connection, its prepared statements and its binds. */
-    private final class Worker {
+    private final class Worker implements RawWorkers.Worker {
         private final Connection c;
         private final Map<Integer, PreparedStatement> acks = new HashMap<>();
         private final RawConnection raw;
@@ -151,7 +115,8 @@ final class RawBatchLoop {
         }
 
         /** One claim and its acknowledgement; the rows it handled. */
-        int once() throws Exception {
+        @Override
+        public int once() throws Exception {
             return binding.form() == Form.ROW_LOCK ? rowLock() : lease();
         }
 
@@ -250,7 +215,8 @@ final class RawBatchLoop {
             raw.end(commit);
         }
 
-        void close() throws SQLException {
+        @Override
+        public void close() throws SQLException {
             for (PreparedStatement ps : acks.values()) {
                 ps.close();
             }

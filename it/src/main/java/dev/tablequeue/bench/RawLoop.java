@@ -15,9 +15,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.jooq.Record;
@@ -60,44 +57,11 @@ final class RawLoop {
 
     /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
     Measurement run(int workers, long messages) throws Exception {
-        AtomicLong done = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        Stopwatch watch = Stopwatch.start();
-        for (int i = 0; i < workers; i++) {
-            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
-            threads.add(builder.name("bench-raw-" + i).start(() -> {
-                try (Connection c = pool.getConnection()) {
-                    Worker w = new Worker(c, workers);
-                    try {
-                        while (done.get() < messages && failure.get() == null) {
-                            if (w.once()) {
-                                done.incrementAndGet();
-                            } else {
-                                // rows are in other workers' hands; the last ones settle soon
-                                LockSupport.parkNanos(100_000);
-                            }
-                        }
-                    } finally {
-                        w.close();
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }));
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        Measurement m = watch.stop(messages);
-        if (failure.get() != null) {
-            throw new IllegalStateException("a raw worker failed: " + failure.get(), failure.get());
-        }
-        return m;
+        return RawWorkers.run(pool, workers, messages, virtual, "bench-raw", c -> new Worker(c, workers));
     }
 
     /** One worker's connection, its prepared statements and its binds. */
-    private final class Worker {
+    private final class Worker implements RawWorkers.Worker {
         private final Connection c;
         private final int workers;
         private final Map<PreparedStatement, Integer> columns = new IdentityHashMap<>();
@@ -119,12 +83,14 @@ final class RawLoop {
             }
         }
 
-        boolean once() throws Exception {
-            return switch (binding.form()) {
+        @Override
+        public int once() throws Exception {
+            boolean handled = switch (binding.form()) {
                 case ROW_LOCK -> rowLock();
                 case LEASE -> lease();
                 case ADVISORY -> advisory();
             };
+            return handled ? 1 : 0;
         }
 
         private boolean rowLock() throws SQLException {
@@ -301,7 +267,8 @@ final class RawLoop {
             }
         }
 
-        void close() throws SQLException {
+        @Override
+        public void close() throws SQLException {
             raw.close();
             if (sink == 42) {
                 System.out.print(""); // keeps the handler's reads alive
