@@ -15,8 +15,9 @@ import org.jooq.Record;
  * A service that claims one row and hangs in its handler, for a test to kill mid-delivery: run in a JVM
  * of its own by {@link ShutdownContract}. It prints {@code HOLDING <id>} once its handler holds a row.
  *
- * <p>Arguments: the JDBC URL, the table, the form, and the time type ("timestamptz", "datetime" or
- * "sqlite").
+ * <p>Arguments: the JDBC URL, the table, the form, the time type ("timestamptz", "datetime" or
+ * "sqlite"), and optionally an effects table: then the subscription is transactional, and its handler writes
+ * a row into that table through the delivery's transaction before it hangs.
  */
 public final class DyingService {
     private DyingService() {}
@@ -38,6 +39,22 @@ public final class DyingService {
         QueueBroker broker = QueueBroker.builder(pool).pollInterval(Duration.ofMillis(50))
                 .lease(Duration.ofSeconds(1)).build();
         CountDownLatch never = new CountDownLatch(1);
+        if (args.length > 4) {
+            // transactional: the handler writes into the effects table args[4] through the delivery's
+            // transaction, then hangs holding it
+            var effects = org.jooq.impl.DSL.table(org.jooq.impl.DSL.name(args[4]));
+            broker.subscribe(InboxQueue.of(binding, "emails")).bytes().transactional().handle((payload, delivery) -> {
+                delivery.tx().insertInto(effects, org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("n")),
+                        org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("attempt"))).values(0, -1).execute();
+                System.out.println("HOLDING " + delivery.id());
+                System.out.flush();
+                never.await();
+                throw new IllegalStateException("unreachable: the process is killed while it holds the row");
+            });
+            broker.start();
+            never.await();
+            return;
+        }
         broker.subscribe(InboxQueue.of(binding, "emails")).bytes().handle((payload, delivery) -> {
             System.out.println("HOLDING " + delivery.id());
             System.out.flush();

@@ -23,6 +23,7 @@ abstract class BrokerSettings {
     Duration pollInterval = Duration.ofSeconds(1);
     Duration lease = Duration.ofSeconds(30);
     Duration drainTimeout = Duration.ofSeconds(30);
+    Duration ownRowWait = Duration.ofSeconds(30);
     Clock clock = Clock.systemUTC();
     Codec codec = new JacksonCodec();
     BrokerListener listener = new BrokerListener() {};

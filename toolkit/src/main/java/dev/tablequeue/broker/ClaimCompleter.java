@@ -132,6 +132,9 @@ final class ClaimCompleter implements Completer {
     @Override
     public Settlement.Release release(InWork d) {
         ClaimGroup group = d.group;
+        if (d.tx != null) {
+            d.tx.abandon();
+        }
         group.lock.lock();
         try {
             if (group.state() == ClaimGroup.State.OPEN) {

@@ -54,6 +54,11 @@ final class Declarations {
             throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
                     + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
+        if (mount.transactional) {
+            dialect.refuseTransactional(binding).ifPresent(reason -> {
+                throw new DeclarationException(where + reason);
+            });
+        }
         if (listenNotify) {
             dialect.refuseChannel(channel).ifPresent(reason -> {
                 throw new DeclarationException(where + reason);

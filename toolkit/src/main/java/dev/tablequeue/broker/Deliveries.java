@@ -118,11 +118,16 @@ final class Deliveries<T> implements Dispatch {
             try {
                 pending = new Settlement.Pending(d, handling.outcome(d));
             } catch (Error e) {
+                if (d.tx != null) {
+                    d.tx.decide(false);
+                }
                 stopOnError(d, e);
                 throw e;
             }
             Duration took = Duration.ofNanos(System.nanoTime() - began);
-            tell(() -> broker.listener.handled(d, pending.outcome(), took));
+            if (!pending.writesNothing()) {
+                tell(() -> broker.listener.handled(d, pending.outcome(), took));
+            }
             completer.complete(pending);
         });
     }
@@ -148,6 +153,9 @@ final class Deliveries<T> implements Dispatch {
      */
     @Override
     public void turnAway(InWork d) {
+        if (d.tx != null) {
+            d.tx.abandon();
+        }
         completer.release(d);
         LOG.info("{} was taken but does not go into work; its row goes back to the queue", d);
     }

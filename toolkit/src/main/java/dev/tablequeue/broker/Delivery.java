@@ -50,6 +50,23 @@ public interface Delivery {
     /** The partition key, or null where the table has none. */
     Object partitionKey();
 
-    /** A jOOQ context on the broker's pool: each statement commits on its own. */
+    /**
+     * A jOOQ context on the broker's pool: each statement commits on its own, whatever the delivery's outcome.
+     */
     DSLContext db();
+
+    /**
+     * A jOOQ context on the delivery's own transaction, where its subscription is mounted with
+     * {@link Mount#transactional()}: an acknowledgement commits what the handler wrote through it together
+     * with the row's settlement; every other outcome, a thrown exception and a row that does not decode roll
+     * it back first. It serves the handler while it runs: a statement after the handler returned fails with
+     * {@link dev.tablequeue.TransactionHeldException}.
+     *
+     * @throws IllegalStateException where the subscription is not transactional, or the delivery comes from
+     *     no table
+     */
+    default DSLContext tx() {
+        throw new IllegalStateException("delivery.tx() is the transaction of a delivery of a queue table whose"
+                + " subscription is mounted with transactional(); " + this + " has none");
+    }
 }

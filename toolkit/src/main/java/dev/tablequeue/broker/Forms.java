@@ -26,7 +26,9 @@ final class Forms {
      */
     static Completer completer(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots,
             Wakeup wakeup, String name) {
-        boolean inline = !ctx.dialect.claimsInParallel();
+        // a transactional delivery's transaction holds SQLite's write lock until it settles: its outcome is
+        // written on a thread of its own, never on the claim thread, which may be waiting for that lock
+        boolean inline = !ctx.dialect.claimsInParallel() && !ctx.transactional;
         int writers = inline ? 0 : SETTLERS;
         return switch (ctx.binding.form()) {
             case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name, SETTLERS);
@@ -34,6 +36,15 @@ final class Forms {
             case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, writers), inline, slots,
                     wakeup);
         };
+    }
+
+    /**
+     * What {@code delivery.db()} is: the broker's context, where a row lock subscription's statement on its own
+     * table waits a bounded time for a row lock, since the row may be the delivery's own ({@link OwnRowWait}).
+     */
+    static org.jooq.DSLContext handlerDb(SubscriptionContext ctx) {
+        return ctx.binding.form() == dev.tablequeue.binding.Form.ROW_LOCK
+                ? OwnRowWait.of(ctx, ctx.broker.ownRowWait) : ctx.broker.db;
     }
 
     private static Completer inline(InlineCompleter.Queued completer, boolean inline, Slots slots, Wakeup wakeup) {

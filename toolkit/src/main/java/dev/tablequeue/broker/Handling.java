@@ -1,6 +1,8 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.TransactionHeldException;
 import dev.tablequeue.binding.RoleBinding;
+import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -33,8 +35,51 @@ final class Handling<T> {
         this.stopping = stopping;
     }
 
-    /** What the handler answers, or the failure policy where the row did not decode or the handler threw. */
+    /**
+     * What the handler answers, or the failure policy where the row did not decode or the handler threw;
+     * null where the row is to be written nothing (a transactional delivery whose transaction did not open).
+     */
     Outcome outcome(InWork d) {
+        return d.tx == null ? answer(d) : inTransaction(d);
+    }
+
+    /**
+     * Opens the delivery's transaction, runs the handler, and decides the fate of what it wrote: kept for an
+     * acknowledgement the handler itself returned, rolled back otherwise (a failure policy's acknowledgement
+     * included), and rolled back too where the handler returned while a statement of its own still ran on
+     * the transaction, which then settles as a handler failure.
+     */
+    private Outcome inTransaction(InWork d) {
+        try {
+            d.tx.open();
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("the transaction of row {} of table \"{}\" (queue {}) did not open, so its handler did not run;"
+                    + " the row is written nothing and returns by its form's rule: {}", d.id(), binding.tableName(),
+                    queue, e.toString());
+            d.tx.decide(false);
+            return null;
+        }
+        Outcome outcome;
+        try {
+            outcome = answer(d);
+        } finally {
+            if (d.tx.endHandler()) {
+                d.failure = null;
+                outcome = null;
+            }
+        }
+        if (outcome == null) {
+            TransactionHeldException held = new TransactionHeldException("the handler of " + queue + " returned"
+                    + " while a statement of its own still ran on the transaction of row " + d.id() + " of table \""
+                    + binding.tableName() + "\": its writes are rolled back and the delivery settles as a failed one");
+            outcome = policy(mount.onHandlerFailure, d, held);
+            LOG.warn("{}; the row {}", held.getMessage(), planner.fate(d.attempt(), outcome));
+        }
+        d.tx.decide(outcome instanceof Outcome.Ack && d.failure == null);
+        return outcome;
+    }
+
+    private Outcome answer(InWork d) {
         T message;
         try {
             message = decode(d.row);

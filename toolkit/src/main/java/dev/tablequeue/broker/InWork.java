@@ -41,6 +41,8 @@ final class InWork implements Delivery {
     final ReentrantLock lock = new ReentrantLock();
     /** Advisory: counted down once the connection has gone back, by the settlement or by a release. */
     final CountDownLatch connectionBack = new CountDownLatch(1);
+    /** The transaction the handler writes through, where the subscription is transactional; else null. */
+    final DeliveryTransaction tx;
 
     InWork(SubscriptionContext subscription, ClaimedRow row, Connection connection, String advisoryKey,
             Instant leaseHeld) {
@@ -55,6 +57,7 @@ final class InWork implements Delivery {
         this.connection = connection;
         this.advisoryKey = advisoryKey;
         this.leaseHeld = leaseHeld;
+        this.tx = subscription.transactional ? new DeliveryTransaction(subscription, this) : null;
     }
 
     @Override
@@ -101,7 +104,18 @@ final class InWork implements Delivery {
 
     @Override
     public DSLContext db() {
-        return subscription.broker.db;
+        return subscription.db;
+    }
+
+    @Override
+    public DSLContext tx() {
+        if (tx == null) {
+            throw new IllegalStateException("delivery.tx() is the delivery's transaction, which a subscription mounted"
+                    + " with transactional() opens; queue " + subscription.queue + " of table \""
+                    + subscription.binding.tableName() + "\" is mounted without that step: add .transactional() to"
+                    + " its subscribe(..) chain, or write through db(), which commits each statement on its own");
+        }
+        return tx.dsl();
     }
 
     @Override

@@ -55,6 +55,12 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     @Override
     public void complete(Settlement.Pending p) {
         slots.handled();
+        if (p.d().tx != null && p.d().tx.keeps()) {
+            // written here, in the delivery's transaction, which holds the database's write lock on SQLite:
+            // not in turn with the claim, which may wait for that lock
+            settleOnItsConnection(p);
+            return;
+        }
         try {
             writers.execute(() -> settleOnItsConnection(p));
         } catch (RejectedExecutionException drained) {
@@ -65,12 +71,17 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     /** Writes the outcome and releases the key on the delivery's connection, then returns the connection. */
     private void settleOnItsConnection(Settlement.Pending p) {
         InWork d = p.d();
-        ctx.turn.lock();
+        boolean turn = d.tx == null || !d.tx.keeps();
+        if (turn) {
+            ctx.turn.lock();
+        }
         boolean took = false;
         try {
             took = settle(p);
         } finally {
-            ctx.turn.unlock();
+            if (turn) {
+                ctx.turn.unlock();
+            }
             if (took) {
                 // a delivery released at shutdown gave its connection back then
                 keys.giveBack(d);
@@ -127,6 +138,18 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * than go back to the pool.
      */
     private void writeOn(Connection c, Settlement.Write w) throws SQLException {
+        DeliveryTransaction tx = w.d().tx;
+        if (tx != null && tx.keeps()) {
+            // the handler's writes commit with the acknowledgement, in the transaction they were written in
+            try {
+                settlement.write(c, w, false);
+                tx.commit();
+            } catch (SQLException | RuntimeException e) {
+                tx.rollbackQuietly();
+                throw e;
+            }
+            return;
+        }
         if (!w.plan().needsTransaction()) {
             settlement.write(c, w, false);
             return;
@@ -166,6 +189,9 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
                 release = Settlement.Release.KEPT;
+            } else if (d.tx != null && !d.tx.rollBackAtRelease()) {
+                d.evicted = true;
+                release = Settlement.Release.CONNECTION_CLOSED;
             } else if (keys.unlock(d.connection, d.advisoryKey)) {
                 release = Settlement.Release.LOCK_RELEASED;
             } else {

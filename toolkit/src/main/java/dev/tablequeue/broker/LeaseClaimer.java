@@ -39,12 +39,20 @@ final class LeaseClaimer implements Claimer {
         if (!dispatch.permit()) {
             return;
         }
-        List<ClaimedRow> rows;
+        int limit = steps.limit(free);
+        // in transactional mode each delivery holds a connection for its transaction: the claim's permit
+        // passes to the first, and the claim takes rows only for the further permits free at once
+        int permits = 1;
+        while (ctx.transactional && permits < limit && ctx.broker.budget.acquire(0)) {
+            permits++;
+        }
+        limit = ctx.transactional ? permits : limit;
+        List<ClaimedRow> rows = List.of();
         Instant until;
         try {
             ctx.turn.lockInterruptibly();
         } catch (InterruptedException e) {
-            ctx.broker.budget.release();
+            release(permits);
             throw e;
         }
         try (Connection c = ctx.broker.dataSource.getConnection()) {
@@ -52,14 +60,15 @@ final class LeaseClaimer implements Claimer {
             until = Leases.expiry(now, ctx.lease);
             if (steps.leasesInOneStatement()) {
                 // the claim leases its rows in one statement: auto-commit makes it atomic without a transaction
-                rows = steps.claim(c, now, until, steps.limit(free));
+                rows = steps.claim(c, now, until, limit);
             } else {
                 var opening = ctx.statements.opening();
                 Transactions.begin(c, opening);
                 try {
-                    rows = steps.claim(c, now, until, steps.limit(free));
-                    steps.stamp(c, rows, until);
+                    List<ClaimedRow> claimed = steps.claim(c, now, until, limit);
+                    steps.stamp(c, claimed, until);
                     Transactions.commit(c, opening);
+                    rows = claimed;
                 } catch (Exception e) {
                     Transactions.rollbackQuietly(c, opening);
                     throw e;
@@ -67,10 +76,17 @@ final class LeaseClaimer implements Claimer {
             }
         } finally {
             ctx.turn.unlock();
-            ctx.broker.budget.release();
+            // the claim's connection has gone back; the deliveries' transactions keep a permit each
+            release(ctx.transactional ? permits - rows.size() : 1);
         }
         for (ClaimedRow row : rows) {
             dispatch.dispatch(new InWork(ctx, row, null, null, until));
+        }
+    }
+
+    private void release(int permits) {
+        for (int i = 0; i < permits; i++) {
+            ctx.broker.budget.release();
         }
     }
 

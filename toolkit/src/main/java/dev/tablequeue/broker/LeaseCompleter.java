@@ -48,10 +48,55 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
         settler.start();
     }
 
+    /**
+     * Takes a delivery's answer: an acknowledgement that commits the handler's writes is written on the
+     * caller's thread in the delivery's own transaction; any other answer is queued for the settle threads.
+     */
     @Override
     public void complete(Settlement.Pending p) {
         slots.handled();
+        if (p.d().tx != null && p.d().tx.keeps()) {
+            try {
+                settleInTransaction(p);
+            } finally {
+                slots.settled(1);
+            }
+            return;
+        }
         settler.submit(p);
+    }
+
+    /**
+     * Writes an acknowledgement in the delivery's own transaction and commits it with what the handler wrote
+     * there, only while the row still holds the delivery's lease: where the lease was lost, both roll back
+     * and the acknowledgement fails with {@link LeaseLostException}. The transaction's connection closes.
+     */
+    private void settleInTransaction(Settlement.Pending p) {
+        InWork d = p.d();
+        DeliveryTransaction tx = d.tx;
+        d.lock.lock();
+        try {
+            if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
+                reports.failed(p, reports.closed(d, p.outcome()));
+                return;
+            }
+            Settlement.Write w = settlement.plan(p);
+            boolean committing = false;
+            try {
+                settlement.write(tx.connection(), w, true);
+                committing = true;
+                tx.commit();
+            } catch (SQLException | RuntimeException e) {
+                tx.rollbackQuietly();
+                reports.notWritten(w, e, committing && Connections.lost(e, tx.connection()));
+                return;
+            }
+            reports.succeeded(w);
+        } finally {
+            d.lock.unlock();
+            tx.end();
+            reports.forget(List.of(p));
+        }
     }
 
     @Override

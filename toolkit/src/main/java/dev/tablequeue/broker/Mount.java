@@ -18,6 +18,7 @@ public final class Mount<T> {
     final Class<T> payloadType;
     final boolean rows;
     int workers = 1;
+    boolean transactional;
     int maxAttempts;
     String deadLetterGroup;
     Table<?> deadLetterTable;
@@ -94,6 +95,21 @@ public final class Mount<T> {
      */
     public Mount<T> onHandlerFailure(FailurePolicy policy) {
         this.onHandlerFailure = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Transactional mode: each delivery's handler writes through the delivery's own transaction,
+     * {@link Delivery#tx()}, opened at the binding's isolation level or SQLite mode, and the acknowledgement
+     * commits those writes together with the row's settlement. Any other outcome, a thrown exception and a row
+     * that does not decode roll them back first, then settle the row as without this step. In the row lock
+     * form the transaction is the claim's (each claim then takes one row, and a savepoint after it keeps the
+     * lock where the writes roll back); in the lease form one of its own per delivery, on a connection the
+     * delivery holds while its handler runs; in the advisory form one on the connection that holds the row's
+     * key. Refused when the broker starts where the database cannot keep it, naming the reason.
+     */
+    public Mount<T> transactional() {
+        this.transactional = true;
         return this;
     }
 

@@ -54,6 +54,7 @@ public final class QueueBroker {
     final Duration pollInterval;
     final Duration lease;
     final Duration drainTimeout;
+    final Duration ownRowWait;
     final Clock clock;
     final Codec codec;
     final BrokerListener listener;
@@ -84,6 +85,7 @@ public final class QueueBroker {
         this.pollInterval = b.pollInterval;
         this.lease = b.lease;
         this.drainTimeout = b.drainTimeout;
+        this.ownRowWait = b.ownRowWait;
         this.clock = b.clock;
         this.codec = b.codec;
         this.listener = b.listener;
@@ -319,6 +321,20 @@ public final class QueueBroker {
         /** The lease of deliveries in the lease form (default 30 s; whole seconds, rounded up). */
         public Builder lease(Duration lease) {
             this.lease = Leases.whole(lease, "the broker's lease");
+            return this;
+        }
+
+        /**
+         * How long a handler's statement through {@code delivery.db()} on its own subscription's table waits
+         * for a row lock in the row lock form (default 30 s), before it fails with an error that says to write
+         * the delivery's own row through {@code delivery.tx()}: that row is locked by the delivery's claim
+         * until it settles, so the wait would otherwise never end.
+         */
+        public Builder ownRowWait(Duration wait) {
+            if (wait.isNegative() || wait.isZero()) {
+                throw new IllegalArgumentException("ownRowWait must be positive, was " + wait);
+            }
+            this.ownRowWait = wait;
             return this;
         }
 

@@ -16,11 +16,29 @@ final class RowLockClaimer implements Claimer {
         this.steps = steps;
     }
 
+    /**
+     * Claims rows for up to {@code free} workers in one transaction; in transactional mode, where each
+     * delivery's handler writes through its claim's transaction, one row per claim and connection, each claim
+     * beside the first only where a budget permit is free at once.
+     */
     @Override
     public void claim(int free, Dispatch dispatch) throws Exception {
         if (!dispatch.permit()) {
             return;
         }
+        if (!ctx.transactional) {
+            claimOnce(steps.limit(free), dispatch);
+            return;
+        }
+        for (int claimed = 0; claimOnce(1, dispatch) && ++claimed < free; ) {
+            if (!ctx.broker.budget.acquire(0)) {
+                return;
+            }
+        }
+    }
+
+    /** One claim of up to {@code limit} rows, holding a permit the caller took; false where it found none. */
+    private boolean claimOnce(int limit, Dispatch dispatch) throws Exception {
         var opening = ctx.statements.opening();
         Connection c = null;
         boolean handedOver = false;
@@ -29,20 +47,21 @@ final class RowLockClaimer implements Claimer {
             Transactions.begin(c, opening);
             List<ClaimedRow> rows;
             try {
-                rows = steps.claim(c, ctx.now(), null, steps.limit(free));
+                rows = steps.claim(c, ctx.now(), null, limit);
             } catch (Exception e) {
                 Transactions.rollbackQuietly(c, opening);
                 throw e;
             }
             if (rows.isEmpty()) {
                 Transactions.rollbackQuietly(c, opening);
-                return;
+                return false;
             }
             ClaimGroup group = new ClaimGroup(c, rows.size(), ctx.broker.budget::release);
             handedOver = true;
             for (ClaimedRow row : rows) {
                 dispatch.dispatch(new InWork(ctx, row, c, null, null, group));
             }
+            return true;
         } finally {
             if (!handedOver) {
                 if (c != null) {

@@ -92,7 +92,8 @@ final class Subscription<T> {
         RowReader reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         SettlementPlanner planner = new SettlementPlanner(binding, statements, mount.maxAttempts,
                 mount.deadLetterGroup, mount.deadLetterTable, queue.group(), queue);
-        ctx = new SubscriptionContext(broker, queue, statements, reader, planner, inWork, lease, wakeup, pollNanos);
+        ctx = new SubscriptionContext(broker, queue, statements, reader, planner, inWork, mount.transactional, lease,
+                wakeup, pollNanos);
         settlement = new Settlement(ctx);
         handling = new Handling<>(mount, handler, planner, stopping);
         keys = new AdvisoryKeys(ctx, dialect.processKeys(connection).orElse(null));

@@ -22,13 +22,18 @@ final class SubscriptionContext {
     /** The deliveries in work; a settlement removes its own. */
     final Set<InWork> inWork;
     final WriteTurn turn;
+    /** Whether each delivery's handler writes through a transaction of its own ({@link Mount#transactional()}). */
+    final boolean transactional;
+    /** What {@code delivery.db()} gives the subscription's handlers ({@link Forms#handlerDb}). */
+    final org.jooq.DSLContext db;
     /** The lease of the subscription's deliveries (lease form). */
     final Duration lease;
     private final Wakeup wakeup;
     private final long pollNanos;
 
     SubscriptionContext(QueueBroker broker, InboxQueue<?> queue, SubscriptionStatements statements, RowReader reader,
-            SettlementPlanner planner, Set<InWork> inWork, Duration lease, Wakeup wakeup, long pollNanos) {
+            SettlementPlanner planner, Set<InWork> inWork, boolean transactional, Duration lease, Wakeup wakeup,
+            long pollNanos) {
         this.broker = broker;
         this.queue = queue;
         this.binding = queue.binding();
@@ -37,8 +42,10 @@ final class SubscriptionContext {
         this.reader = reader;
         this.planner = planner;
         this.inWork = inWork;
+        this.transactional = transactional;
         this.turn = WriteTurn.of(dialect);
         this.lease = lease;
+        this.db = Forms.handlerDb(this);
         this.wakeup = wakeup;
         this.pollNanos = pollNanos;
     }

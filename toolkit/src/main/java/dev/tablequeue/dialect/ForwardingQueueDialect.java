@@ -198,6 +198,16 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<String> refuseTransactional(RoleBinding<?> b) {
+        return delegate.refuseTransactional(b);
+    }
+
+    @Override
+    public Optional<LockWait> lockWait(java.time.Duration bound) {
+        return delegate.lockWait(bound);
+    }
+
+    @Override
     public Notifications listen(Connection connection, java.util.Collection<String> channels) throws SQLException {
         return delegate.listen(connection, channels);
     }

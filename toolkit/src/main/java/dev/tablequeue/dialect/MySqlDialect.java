@@ -258,6 +258,17 @@ public final class MySqlDialect extends JooqQueueDialect {
                 Optional.of("SET TRANSACTION ISOLATION LEVEL " + ((Isolation) level).sql()));
     }
 
+    /**
+     * {@code innodb_lock_wait_timeout}, in whole seconds (at least one); a statement past it fails with error
+     * 1205 (ER_LOCK_WAIT_TIMEOUT).
+     */
+    @Override
+    public Optional<LockWait> lockWait(java.time.Duration bound) {
+        long seconds = Math.max(1, (bound.toMillis() + 999) / 1000);
+        return Optional.of(new LockWait("SET SESSION innodb_lock_wait_timeout = " + seconds,
+                "SET SESSION innodb_lock_wait_timeout = DEFAULT", e -> e.getErrorCode() == 1205));
+    }
+
     // ---- time ----
 
     @Override

@@ -207,6 +207,32 @@ public final class PostgresDialect extends JooqQueueDialect {
                 : Optional.empty();
     }
 
+    /**
+     * A lease table at REPEATABLE READ or SERIALIZABLE: the acknowledgement, written in the delivery's
+     * transaction, updates a row whose lease the keeper extends meanwhile in transactions of its own, and
+     * Postgres fails such an update at those levels with a serialization error.
+     */
+    @Override
+    public Optional<String> refuseTransactional(RoleBinding<?> b) {
+        if (b.form() == Form.LEASE && (b.opening().orElse(null) == Isolation.REPEATABLE_READ
+                || b.opening().orElse(null) == Isolation.SERIALIZABLE)) {
+            Isolation level = (Isolation) b.opening().get();
+            return Optional.of("transactional() in the lease form on Postgres needs READ COMMITTED, and table \""
+                    + b.tableName() + "\" declares " + level.sql() + ": the acknowledgement updates the row in the"
+                    + " delivery's transaction after the lease keeper has extended it in another, which Postgres"
+                    + " refuses at that level with a serialization error; declare READ COMMITTED (or none), or"
+                    + " mount without transactional()");
+        }
+        return Optional.empty();
+    }
+
+    /** {@code lock_timeout}, in milliseconds; a statement past it fails with SQLSTATE 55P03 (lock_not_available). */
+    @Override
+    public Optional<LockWait> lockWait(java.time.Duration bound) {
+        return Optional.of(new LockWait("SET lock_timeout = " + Math.max(1, bound.toMillis()), "RESET lock_timeout",
+                e -> "55P03".equals(e.getSQLState())));
+    }
+
     /** LISTEN on each channel, then pgjdbc's {@code getNotifications}; the driver is an optional dependency. */
     @Override
     public Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)

@@ -170,6 +170,25 @@ public interface QueueDialect {
     }
 
     /**
+     * Why this database cannot run {@code b}'s deliveries in transactional mode, where the handler writes
+     * through the delivery's own transaction and the acknowledgement commits it; empty where it can. The
+     * default refuses nothing.
+     */
+    default Optional<String> refuseTransactional(RoleBinding<?> b) {
+        return Optional.empty();
+    }
+
+    /**
+     * How this database bounds a session's wait for a row lock to {@code bound} (whole seconds where it counts
+     * no finer), for the statements a row lock subscription's handler runs on its own table through
+     * {@code delivery.db()}: the row may be the delivery's own, which its claim holds locked until it settles.
+     * Empty where the database has no row locks; the default.
+     */
+    default Optional<LockWait> lockWait(java.time.Duration bound) {
+        return Optional.empty();
+    }
+
+    /**
      * Listens on {@code connection} for the notifications of {@code channels} ({@link #notify} announces
      * them), for a {@code listenNotify()} broker; only called where {@link #supportsNotify()}. The default
      * refuses.
