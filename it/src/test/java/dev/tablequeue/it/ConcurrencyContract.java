@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -97,6 +98,39 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         letGo.countDown();
         q.awaitProcessed(12);
         assertThat(most).hasValue(3);
+    }
+
+    /**
+     * onThreads(2) with four workers: the handlers run on two platform threads of the subscription's own, never
+     * more than two at once, and every row is handled.
+     */
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void handlers_on_threads_run_on_the_subscriptions_platform_threads(Form form) {
+        Queue q = queue(form);
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        List<Boolean> virtual = new CopyOnWriteArrayList<>();
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch two = new CountDownLatch(2);
+        q.emails().workers(4).onThreads(2).handle((job, d) -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                threads.add(Thread.currentThread().getName());
+                virtual.add(Thread.currentThread().isVirtual());
+                // the first two handlers wait for each other: both threads are in use at once
+                two.countDown();
+                two.await(PATIENCE.toSeconds(), SECONDS);
+                return Outcome.ack();
+            } finally {
+                running.decrementAndGet();
+            }
+        });
+        q.start().publish(20);
+        q.awaitProcessed(20);
+        assertThat(virtual).hasSize(20).containsOnly(false);
+        assertThat(threads).hasSize(2).allSatisfy(name -> assertThat(name).startsWith("tablequeue-handler-emails-"));
+        assertThat(most).hasValue(2);
     }
 
     @ParameterizedTest

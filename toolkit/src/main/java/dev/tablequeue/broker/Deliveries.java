@@ -2,6 +2,8 @@ package dev.tablequeue.broker;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -26,6 +28,8 @@ final class Deliveries<T> implements Dispatch {
     private final Slots slots;
     private final Completer completer;
     private final long pollNanos;
+    /** Where the handlers run: a virtual thread each, or the subscription's platform threads. */
+    private final ExecutorService handlers;
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
     /** Held while a delivery goes into work, so that none does once the drain has released the others. */
@@ -42,6 +46,18 @@ final class Deliveries<T> implements Dispatch {
         this.slots = slots;
         this.completer = completer;
         this.pollNanos = pollNanos;
+        String name = "tablequeue-handler-" + queue.name();
+        int threads = subscription.mount.threads;
+        this.handlers = threads > 0 ? Executors.newFixedThreadPool(threads, Threads.platform(name))
+                : Executors.newThreadPerTaskExecutor(Threads.virtual(name));
+    }
+
+    /**
+     * Lets the handler threads end once their handlers have returned (they are not interrupted: a handler
+     * still running after the drain settles later, as on a virtual thread).
+     */
+    void shutdown() {
+        handlers.shutdown();
     }
 
     /** Starts counting a new claim's rows. */
@@ -103,7 +119,7 @@ final class Deliveries<T> implements Dispatch {
     }
 
     /**
-     * Runs the handler on a virtual thread of its own; its worker is free when it returns, and the completer
+     * Runs the handler on a virtual thread of its own (or one of the subscription's platform threads); its worker is free when it returns, and the completer
      * takes its answer. A row taken once the subscription has drained is given back instead.
      */
     @Override
@@ -112,7 +128,7 @@ final class Deliveries<T> implements Dispatch {
             turnAway(d);
             return;
         }
-        Thread.ofVirtual().name("tablequeue-handler-" + queue.name()).start(() -> {
+        handlers.execute(() -> {
             long began = System.nanoTime();
             Settlement.Pending pending;
             try {

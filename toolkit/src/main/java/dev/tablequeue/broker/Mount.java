@@ -19,6 +19,8 @@ public final class Mount<T> {
     final boolean rows;
     int workers = 1;
     boolean transactional;
+    /** The platform threads the handlers run on ({@link #onThreads}); 0 for a virtual thread each. */
+    int threads;
     int maxAttempts;
     String deadLetterGroup;
     Table<?> deadLetterTable;
@@ -40,6 +42,20 @@ public final class Mount<T> {
             throw new IllegalArgumentException("workers must be at least 1, was " + n + " (" + queue + ")");
         }
         this.workers = n;
+        return this;
+    }
+
+    /**
+     * Runs the handlers on {@code n} platform threads of the subscription's own instead of a virtual thread
+     * each: for handlers that compute rather than wait (a virtual thread that computes keeps its carrier
+     * thread from the others). Deliveries beyond {@code n} in work wait for a thread, holding what their form
+     * holds, so {@code workers(n)} is the natural match. The threads end when the broker closes.
+     */
+    public Mount<T> onThreads(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("onThreads must be at least 1, was " + n + " (" + queue + ")");
+        }
+        this.threads = n;
         return this;
     }
 

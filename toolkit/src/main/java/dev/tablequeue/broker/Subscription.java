@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * One mounted handler at run time: its loop, its workers and the deliveries they hold.
  *
  * <p>One claim thread (a platform thread) takes rows for every free worker at once through the form's
- * {@link Claimer}, starts each row's handler on a virtual thread, and claims again as soon as a handler
- * returns; a claim that found nothing waits the poll interval (or a wake-up), and one that failed backs off.
+ * {@link Claimer}, starts each row's handler on a virtual thread (or on the subscription's platform threads,
+ * {@link Mount#onThreads}), and claims again as soon as a handler returns; a claim that found nothing waits
+ * the poll interval (or a wake-up), and one that failed backs off.
  * Being alone, it never claims beside another claim of its subscription, as SQLite requires. Each answer
  * goes to the form's {@link Completer}, which writes it. {@link Forms} picks the two.
  *
@@ -196,6 +197,7 @@ final class Subscription<T> {
         }
         completer.awaitUnderWay(until);
         claimer.awaitStopped(until);
+        deliveries.shutdown();
         if (claims.isAlive()) {
             LOG.warn("the claim thread of {} is still in a statement {} after the drain timeout; a row it takes"
                     + " is given back at once", queue, CLOSE_GRACE);
