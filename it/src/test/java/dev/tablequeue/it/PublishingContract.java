@@ -140,6 +140,48 @@ public abstract class PublishingContract extends BrokerFixture {
                 .hasMessageContaining("note");
     }
 
+    /**
+     * A subscription by name reads the table the name's route leads to (exact, else the longest prefix), the
+     * name's own group there; it refuses a cap and a dead letter, and a name no route leads anywhere.
+     */
+    @Test
+    public final void a_subscription_by_name_reads_the_table_its_route_leads_to() {
+        Jobs mails = newTable();
+        Jobs reports = newTable();
+        RoleBinding<Record> mailQueue = binding(mails, preferredForm());
+        RoleBinding<Record> reportQueue = binding(reports, preferredForm());
+        List<String> handled = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new dev.tablequeue.broker.BrokerListener() {},
+                settings -> settings.route("emails", mailQueue).route("reports.*", reportQueue));
+        broker.subscribe("emails").payload(Job.class).handle((job, d) -> {
+            handled.add("emails " + job.n() + " from " + d.table());
+            return Outcome.ack();
+        });
+        broker.subscribe("reports.daily").payload(Job.class).workers(2).handle((job, d) -> {
+            handled.add("reports.daily " + job.n() + " from " + d.table());
+            return Outcome.ack();
+        });
+        assertThatThrownBy(() -> broker.subscribe("invoices")).isInstanceOf(dev.tablequeue.NoRouteException.class)
+                .hasMessageContaining("invoices");
+        broker.start();
+        broker.publisher().publish("emails", new Job(1, "mail"));
+        broker.publisher().publish("reports.daily", new Job(2, "report"));
+        // another name of the prefix route: written into the same table, in a group no subscription reads
+        broker.publisher().publish("reports.weekly", new Job(3, "report"));
+        awaitCount(mails, "processed_at is not null", 1);
+        awaitCount(reports, "processed_at is not null", 1);
+        assertThat(handled).containsExactlyInAnyOrder("emails 1 from " + mails.getName(),
+                "reports.daily 2 from " + reports.getName());
+        assertThat(count(reports, "grp = 'reports.weekly' and processed_at is null")).isEqualTo(1);
+
+        QueueBroker capped = broker(new dev.tablequeue.broker.BrokerListener() {},
+                settings -> settings.route("emails", mailQueue));
+        capped.subscribe("emails").payload(Job.class).maxAttempts(3).deadLetter("dead").handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(capped::start).isInstanceOf(dev.tablequeue.DeclarationException.class)
+                .hasMessageContaining("by name").hasMessageContaining("maxAttempts(3)")
+                .hasMessageContaining("InboxQueue.of(binding, \"emails\")");
+    }
+
     @Test
     public final void a_publish_after_close_fails() {
         Queue q = queue(preferredForm());

@@ -27,6 +27,12 @@ final class Declarations {
                     + binding.tableName() + "\" has none (row mode): use rows()");
         }
         boolean deadLetter = mount.deadLetterGroup != null || mount.deadLetterTable != null;
+        if (mount.byName != null && (deadLetter || mount.maxAttempts > 0)) {
+            throw new DeclarationException(where + "a subscription by name (\"" + mount.byName + "\", routed to table \""
+                    + binding.tableName() + "\") takes no " + (mount.maxAttempts > 0 ? "maxAttempts(" + mount.maxAttempts
+                    + ")" : "dead letter") + ": a cap and its dead letter belong to a queue named by its binding;"
+                    + " subscribe to InboxQueue.of(binding, \"" + mount.byName + "\") for them");
+        }
         if (mount.deadLetterGroup != null && mount.deadLetterTable != null) {
             throw new DeclarationException(where + "deadLetter(..) and deadLetterTable(..) are both declared: one"
                     + " destination per subscription");

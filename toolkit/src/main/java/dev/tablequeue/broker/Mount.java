@@ -29,7 +29,15 @@ public final class Mount<T> {
     FailurePolicy onDecodeFailure = FailurePolicy.deadLetterOrDrop();
     FailurePolicy onHandlerFailure = FailurePolicy.backoff();
 
+    /** The name a by-name subscription was opened by ({@link QueueBroker#subscribe(String)}); else null. */
+    final String byName;
+
     Mount(QueueBroker broker, InboxQueue<? extends Record> queue, Class<T> payloadType, boolean rows) {
+        this(broker, queue, payloadType, rows, null);
+    }
+
+    Mount(QueueBroker broker, InboxQueue<? extends Record> queue, Class<T> payloadType, boolean rows, String byName) {
+        this.byName = byName;
         this.broker = broker;
         this.queue = queue;
         this.payloadType = payloadType;

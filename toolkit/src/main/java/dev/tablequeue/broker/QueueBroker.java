@@ -121,7 +121,26 @@ public final class QueueBroker {
     public <R extends Record> Subscribe<R> subscribe(InboxQueue<R> queue) {
         requireState(State.NEW, "subscribe to " + queue);
         requireNotSubscribed(queue);
-        return new Subscribe<>(this, queue);
+        return new Subscribe<>(this, queue, null);
+    }
+
+    /**
+     * Starts a subscription by name: to the queue {@code name} of the table a route leads it to (its exact
+     * route, else the longest prefix route, {@code "orders.*"}), the way a publish under that name writes its
+     * rows there. It takes the broker's settings as any subscription does, but not {@code maxAttempts(..)} or
+     * a dead letter, which need the queue named by its binding: {@link #subscribe(InboxQueue)} takes those.
+     *
+     * @throws dev.tablequeue.NoRouteException if no route leads {@code name} to a table
+     * @throws AlreadySubscribedException if this broker already serves that queue
+     */
+    public Subscribe<Record> subscribe(String name) {
+        java.util.Objects.requireNonNull(name, "name");
+        @SuppressWarnings("unchecked")
+        RoleBinding<Record> binding = (RoleBinding<Record>) new Publisher(this, routes).route(name).binding();
+        InboxQueue<Record> queue = InboxQueue.of(binding, name);
+        requireState(State.NEW, "subscribe to " + queue);
+        requireNotSubscribed(queue);
+        return new Subscribe<>(this, queue, name);
     }
 
     <T> void mount(Mount<T> mount, Handler<T> handler) {
