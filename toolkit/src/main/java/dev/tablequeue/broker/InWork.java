@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.TableField;
+import org.jooq.impl.DSL;
 
 /**
  * A delivery in work: what its handler sees, and what its settlement needs (the connection that holds it,
@@ -74,7 +75,7 @@ final class InWork implements Delivery {
             throw new IllegalArgumentException("id(" + idColumn + ") reads the id of a delivery of table \""
                     + subscription.binding.tableName() + "\", whose id column is \"" + id.getName() + "\"");
         }
-        return idColumn.getDataType().convert(row.id());
+        return DSL.val(row.id(), idColumn.getDataType()).getValue();
     }
 
     @Override

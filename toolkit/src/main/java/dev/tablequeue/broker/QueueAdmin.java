@@ -222,7 +222,7 @@ public final class QueueAdmin {
         AdminStatements statements = AdminStatements.of(dialect, b);
         Instant now = clock.instant();
         Instant cutoff = which.olderThan().map(now::minus).orElse(null);
-        List<Object> ids = which.ids().stream().<Object>map(id -> b.id().getDataType().convert(id)).toList();
+        List<Object> ids = which.ids().stream().<Object>map(id -> RowReader.converted(b.id().getDataType(), id)).toList();
         return withConnection(c -> switch (from) {
             case DeadLetter.ToGroup g -> redriveGroup(c, statements, queue, g.group(), ids, now, cutoff);
             case DeadLetter.ToTable t -> redriveTable(c, statements, queue, t.table(), ids, cutoff);

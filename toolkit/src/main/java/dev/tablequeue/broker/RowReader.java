@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
@@ -65,7 +66,7 @@ final class RowReader {
     ClaimedRow read(ResultSet rs) throws SQLException {
         Object raw = rs.getObject(id);
         // the id in the Java type of its column, whatever the driver returned (SQLite reads small ids as Integer)
-        Object rowId = raw == null ? null : binding.id().getDataType().convert(raw);
+        Object rowId = raw == null ? null : converted(binding.id().getDataType(), raw);
         if (rowId == null) {
             throw new SQLException("a claimed row of " + binding.tableName() + " has no id");
         }
@@ -110,7 +111,7 @@ final class RowReader {
      */
     ClaimedRow fromRecord(Record r, boolean stamped) {
         Object raw = r.get(id);
-        Object rowId = raw == null ? null : binding.id().getDataType().convert(raw);
+        Object rowId = raw == null ? null : converted(binding.id().getDataType(), raw);
         OptionalInt rowAttempt = OptionalInt.empty();
         if (attempt != null && r.field(attempt) != null && r.get(attempt) instanceof Number n) {
             rowAttempt = OptionalInt.of(stamped ? n.intValue() - 1 : n.intValue());
@@ -149,10 +150,25 @@ final class RowReader {
         for (int i = 0; i < rowColumns.size(); i++) {
             Field<Object> f = (Field<Object>) rowColumns.get(i);
             Object raw = rs.getObject(i + 1);
-            record.set(f, raw == null ? null : f.getDataType().convert(raw));
+            record.set(f, raw == null ? null : converted(f.getDataType(), raw));
         }
-        record.changed(false);
+        unchanged(record);
         return record;
+    }
+
+    /**
+     * {@code raw} in {@code type}'s Java type: as it is where the driver returned that type already (no
+     * allocation on the hot path), else converted as jOOQ converts a bind value of the type (SQLite reads
+     * small ids as Integer, say). {@code DataType.convert(Object)}, which did this, is marked for removal.
+     */
+    static Object converted(DataType<?> type, Object raw) {
+        return type.getType().isInstance(raw) ? raw : DSL.val(raw, type).getValue();
+    }
+
+    /** Marks a record read from the database as unchanged; jOOQ 3.19, which the library supports, has no touched(). */
+    @SuppressWarnings("removal")
+    private static void unchanged(Record record) {
+        record.changed(false);
     }
 
     private interface Column {

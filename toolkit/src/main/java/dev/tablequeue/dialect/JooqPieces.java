@@ -120,9 +120,8 @@ abstract class JooqPieces implements QueueDialect {
     }
 
     /** The column by its name alone, so that statements read it in any FROM clause. */
-    @SuppressWarnings("unchecked")
     static <T> Field<T> unqualified(Field<T> column) {
-        return (Field<T>) DSL.field(DSL.name(column.getName()), column.getDataType());
+        return DSL.field(DSL.name(column.getName()), column.getDataType());
     }
 
     /** A column seen as Field&lt;Object&gt;, for building statements over columns of any type. */
