@@ -60,6 +60,11 @@ final class Declarations {
             throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
                     + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
+        if (mount.transactional && mount.batch > 0) {
+            throw new DeclarationException(where + "transactional() serves single deliveries, and batch("
+                    + mount.batch + ") hands the handler a list: a delivery's own transaction cannot span a batch;"
+                    + " mount one or the other");
+        }
         if (mount.transactional) {
             dialect.refuseTransactional(binding).ifPresent(reason -> {
                 throw new DeclarationException(where + reason);

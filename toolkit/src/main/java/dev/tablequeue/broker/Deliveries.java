@@ -1,6 +1,8 @@
 package dev.tablequeue.broker;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +32,13 @@ final class Deliveries<T> implements Dispatch {
     private final long pollNanos;
     /** Where the handlers run: a virtual thread each, or the subscription's platform threads. */
     private final ExecutorService handlers;
+    /**
+     * A batch subscription's rows of the claim in progress, started together when it ends; else null. The
+     * claim thread and a claim's further connections (advisory) add to it, under its own monitor.
+     */
+    private final List<InWork> batch;
+    /** Whether a claim is in progress; under {@link #batch}'s monitor. */
+    private boolean claiming;
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
     /** Held while a delivery goes into work, so that none does once the drain has released the others. */
@@ -47,6 +56,7 @@ final class Deliveries<T> implements Dispatch {
         this.completer = completer;
         this.pollNanos = pollNanos;
         String name = "tablequeue-handler-" + queue.name();
+        this.batch = subscription.mount.batch > 0 ? new ArrayList<>() : null;
         int threads = subscription.mount.threads;
         this.handlers = threads > 0 ? Executors.newFixedThreadPool(threads, Threads.platform(name))
                 : Executors.newThreadPerTaskExecutor(Threads.virtual(name));
@@ -63,6 +73,11 @@ final class Deliveries<T> implements Dispatch {
     /** Starts counting a new claim's rows. */
     void claimBegins() {
         dispatched = 0;
+        if (batch != null) {
+            synchronized (batch) {
+                claiming = true;
+            }
+        }
     }
 
     /** The rows the claim in progress has put into work. */
@@ -105,7 +120,69 @@ final class Deliveries<T> implements Dispatch {
     @Override
     public void dispatch(InWork d) {
         dispatched++;
-        start(d);
+        if (batch == null || !joinedBatch(d)) {
+            start(d);
+        }
+    }
+
+    /** Adds {@code d} to the batch of the claim in progress; false where no claim is. */
+    private boolean joinedBatch(InWork d) {
+        synchronized (batch) {
+            if (claiming) {
+                batch.add(d);
+            }
+            return claiming;
+        }
+    }
+
+    /** The claim thread's claim has ended: a batch subscription's rows of it go to one handler. */
+    void claimEnds() {
+        if (batch == null) {
+            return;
+        }
+        List<InWork> rows;
+        synchronized (batch) {
+            claiming = false;
+            rows = List.copyOf(batch);
+            batch.clear();
+        }
+        if (!rows.isEmpty()) {
+            startBatch(rows);
+        }
+    }
+
+    /**
+     * Runs the batch handler on {@code rows} on a thread of its own, then hands each row's answer to the
+     * completer; a row taken once the subscription has drained is given back instead.
+     */
+    private void startBatch(List<InWork> rows) {
+        List<InWork> admitted = new ArrayList<>(rows.size());
+        for (InWork d : rows) {
+            if (admit(d)) {
+                admitted.add(d);
+            } else {
+                turnAway(d);
+            }
+        }
+        if (admitted.isEmpty()) {
+            return;
+        }
+        handlers.execute(() -> {
+            long began = System.nanoTime();
+            List<Settlement.Pending> answers;
+            try {
+                answers = handling.batchOutcomes(admitted);
+            } catch (Error e) {
+                stopOnError(admitted.get(0), e);
+                admitted.subList(1, admitted.size()).forEach(d -> completer.complete(Settlement.Pending.nothing(d)));
+                throw e;
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - began);
+            for (Settlement.Pending p : answers) {
+                tell(() -> broker.listener.handled(p.d(), p.outcome(), took));
+                completer.complete(p);
+            }
+        });
     }
 
     @Override
@@ -124,6 +201,14 @@ final class Deliveries<T> implements Dispatch {
      */
     @Override
     public void start(InWork d) {
+        if (batch != null) {
+            // a row a claim's further connection took: in the claim's batch, or, once the claim has ended, a
+            // batch of its own
+            if (!joinedBatch(d)) {
+                startBatch(List.of(d));
+            }
+            return;
+        }
         if (!admit(d)) {
             turnAway(d);
             return;

@@ -3,6 +3,8 @@ package dev.tablequeue.broker;
 import dev.tablequeue.TransactionHeldException;
 import dev.tablequeue.binding.RoleBinding;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -84,11 +86,7 @@ final class Handling<T> {
         try {
             message = decode(d.row);
         } catch (Exception e) {
-            broker.listener.decodeFailed(d, e);
-            Outcome outcome = policy(mount.onDecodeFailure, d, e);
-            LOG.error("row {} of table \"{}\" (queue {}) does not decode and {}: {}", d.id(), binding.tableName(),
-                    queue, planner.fate(d.attempt(), outcome), e.toString());
-            return held(d, outcome);
+            return held(d, decodeFailed(d, e));
         }
         try {
             T decoded = message;
@@ -109,6 +107,92 @@ final class Handling<T> {
                     e);
             return held(d, outcome);
         }
+    }
+
+    /** The decode policy's outcome for a row that did not decode, which is logged as an error. */
+    private Outcome decodeFailed(InWork d, Exception e) {
+        broker.listener.decodeFailed(d, e);
+        Outcome outcome = policy(mount.onDecodeFailure, d, e);
+        LOG.error("row {} of table \"{}\" (queue {}) does not decode and {}: {}", d.id(), binding.tableName(),
+                queue, planner.fate(d.attempt(), outcome), e.toString());
+        return outcome;
+    }
+
+    /**
+     * What a batch handler answers for the rows of one claim, one outcome per row in claim order: a row that
+     * does not decode is settled by the decode policy and the batch goes on without it; where the handler
+     * throws (or answers the wrong number of outcomes), each of its rows is settled by the handler failure
+     * policy. Rows whose delayed retry their table cannot hide are held once for the batch, not one by one.
+     */
+    List<Settlement.Pending> batchOutcomes(List<InWork> ds) {
+        List<Settlement.Pending> answers = new ArrayList<>(ds.size());
+        List<T> messages = new ArrayList<>(ds.size());
+        List<InWork> decoded = new ArrayList<>(ds.size());
+        for (InWork d : ds) {
+            try {
+                messages.add(decode(d.row));
+                decoded.add(d);
+            } catch (Exception e) {
+                answers.add(new Settlement.Pending(d, decodeFailed(d, e)));
+            }
+        }
+        if (decoded.isEmpty()) {
+            return holdOnce(answers);
+        }
+        BatchOutcome answer = null;
+        Exception failure = null;
+        try {
+            answer = mount.batchHandler.handle(List.copyOf(messages), List.copyOf(decoded));
+            if (answer == null) {
+                throw new IllegalStateException("the batch handler of " + queue + " returned no outcome");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = e;
+        } catch (Exception e) {
+            // an Error is not caught here: the subscription stops on it
+            failure = e;
+        }
+        for (int i = 0; i < decoded.size(); i++) {
+            InWork d = decoded.get(i);
+            Outcome outcome = null;
+            Exception rowFailure = failure;
+            if (rowFailure == null) {
+                try {
+                    outcome = answer.outcome(i, decoded.size());
+                } catch (RuntimeException e) {
+                    rowFailure = e;
+                }
+            }
+            if (rowFailure != null) {
+                outcome = policy(mount.onHandlerFailure, d, rowFailure);
+                LOG.warn("the batch handler of {} failed on a batch of {} rows; row {} {}", queue, decoded.size(),
+                        d.id(), planner.fate(d.attempt(), outcome), i == 0 ? rowFailure : null);
+            }
+            answers.add(new Settlement.Pending(d, outcome));
+        }
+        return holdOnce(answers);
+    }
+
+    /** {@link #held} for a batch: one hold, the longest any of its rows needs, then each such row returns. */
+    private List<Settlement.Pending> holdOnce(List<Settlement.Pending> answers) {
+        Outcome.RetryAfter longest = null;
+        for (Settlement.Pending p : answers) {
+            if (p.outcome() instanceof Outcome.RetryAfter r && !planner.hidesRows() && !planner.spent(p.d().attempt())
+                    && (longest == null || r.delay().compareTo(longest.delay()) > 0)) {
+                longest = r;
+            }
+        }
+        if (longest == null) {
+            return answers;
+        }
+        List<Settlement.Pending> returned = new ArrayList<>(answers.size());
+        Outcome retry = held(answers.get(0).d(), longest);
+        for (Settlement.Pending p : answers) {
+            boolean heldRow = p.outcome() instanceof Outcome.RetryAfter && !planner.spent(p.d().attempt());
+            returned.add(heldRow ? new Settlement.Pending(p.d(), retry) : p);
+        }
+        return returned;
     }
 
     private Outcome policy(FailurePolicy policy, InWork d, Throwable failure) {

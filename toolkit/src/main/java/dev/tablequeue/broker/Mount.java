@@ -19,6 +19,10 @@ public final class Mount<T> {
     final boolean rows;
     int workers = 1;
     boolean transactional;
+    /** The most rows one claim takes for one handler ({@link #batch}); 0 for a handler per row. */
+    int batch;
+    /** The handler of a batch subscription. */
+    BatchHandler<T> batchHandler;
     /** The platform threads the handlers run on ({@link #onThreads}); 0 for a virtual thread each. */
     int threads;
     int maxAttempts;
@@ -140,5 +144,40 @@ public final class Mount<T> {
     /** Mounts {@code handler}; the subscription opens when the broker starts. */
     public void handle(Handler<T> handler) {
         broker.mount(this, Objects.requireNonNull(handler, "handler"));
+    }
+
+    /**
+     * Batches: one claim takes up to {@code n} rows for one handler, which takes them as a {@code List}
+     * ({@link Batch#handle}); each free worker's claim is a batch of its own. In the row lock form a batch
+     * shares its claim's transaction, which commits once every row is settled, and a settlement that fails
+     * rolls the batch back (its rows return, the other settlements fail with
+     * {@link dev.tablequeue.BatchRolledBackException}); in the lease form each row settles on its own; in the
+     * advisory form each row holds its key on a connection of its own, so a batch takes as many rows as the
+     * pool can spare connections at once. Set the other settings first: this is the last step before the
+     * handler. Not with {@link #transactional()}, which {@code start()} refuses.
+     */
+    public Batch<T> batch(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("batch must be at least 1, was " + n + " (" + queue + ")");
+        }
+        this.batch = n;
+        return new Batch<>(this);
+    }
+
+    /** The last step of a batch subscription: its handler. */
+    public static final class Batch<T> {
+        private final Mount<T> mount;
+
+        private Batch(Mount<T> mount) {
+            this.mount = mount;
+        }
+
+        /** Mounts {@code handler}; the subscription opens when the broker starts. */
+        public void handle(BatchHandler<T> handler) {
+            mount.batchHandler = Objects.requireNonNull(handler, "handler");
+            mount.broker.mount(mount, (message, delivery) -> {
+                throw new IllegalStateException("the rows of a batch subscription go to its batch handler");
+            });
+        }
     }
 }

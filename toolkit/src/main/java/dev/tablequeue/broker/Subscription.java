@@ -131,7 +131,8 @@ final class Subscription<T> {
     void start() {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
-        slots = new Slots(mount.workers);
+        // a batch subscription counts rows: each worker's claim takes up to a batch of them
+        slots = new Slots(mount.workers * Math.max(1, mount.batch));
         claimer = Forms.claimer(ctx, settlement, keys);
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
@@ -230,7 +231,7 @@ final class Subscription<T> {
             }
             int free;
             try {
-                free = slots.take(mount.workers, pollNanos);
+                free = slots.take(mount.batch > 0 ? mount.batch : mount.workers, pollNanos);
             } catch (InterruptedException e) {
                 return;
             }
@@ -284,7 +285,11 @@ final class Subscription<T> {
             if (paused) {
                 return false;
             }
-            claimer.claim(free, deliveries);
+            try {
+                claimer.claim(free, deliveries);
+            } finally {
+                deliveries.claimEnds();
+            }
             return true;
         } finally {
             claimTurn.unlock();
