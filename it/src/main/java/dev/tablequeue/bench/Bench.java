@@ -102,7 +102,7 @@ public final class Bench {
             }
             List<Rounds.Entry> entries = new ArrayList<>();
             for (Form form : engine.forms()) {
-                if (!options.forms().contains(form)) {
+                if (!options.forms().contains(form) || !options.runs("consume")) {
                     continue;
                 }
                 for (int workers : options.workers()) {
