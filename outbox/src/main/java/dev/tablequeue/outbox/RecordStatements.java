@@ -361,6 +361,9 @@ final class RecordStatements {
     }
 
     static String writeHeaders(Map<String, String> headers) {
+        if (headers.isEmpty()) {
+            return "{}";
+        }
         try {
             return JSON.writeValueAsString(headers);
         } catch (Exception e) {
