@@ -93,7 +93,8 @@ final class TableOutgoing implements OutgoingMessage {
 
     @Override
     public boolean writeFirst(LeadingInsert insert, List<?> values) {
-        if (transaction == null || inserts == null) {
+        if (transaction == null || inserts == null || leadingStatement != null) {
+            // no transaction, a send the binding's insert does not write, or a leading row taken already
             return false;
         }
         Optional<Statement> statement = inserts.insertWith(binding, insert);
