@@ -102,7 +102,7 @@ public final class Bench {
             }
             List<Rounds.Entry> entries = new ArrayList<>();
             for (Form form : engine.forms()) {
-                if (!options.forms().contains(form)) {
+                if (!options.forms().contains(form) || !options.runs("consume")) {
                     continue;
                 }
                 for (int workers : options.workers()) {
@@ -298,7 +298,7 @@ public final class Bench {
                 + " publishAll(binding, messages) with 100 messages (one JDBC batch, one commit).");
         method.add("The outbox (PostgreSQL): '" + Scenarios.OUTBOX_PUBLISH + "' is publish(ctx, binding, message) into"
                 + " the table broker, one jOOQ transaction per message, untracked against tracked (the outbox's record"
-                + " written in the same transaction first, its id in the row's headers); '"
+                + " written in the same statement as the row, a data-modifying CTE, its id in the row's headers); '"
                 + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
                 + " id, without and with the outbox's handler middleware (the record read before the handler,"
                 + " marked after it).");

@@ -19,7 +19,7 @@ import java.util.Set;
  * @param rounds timed rounds per case, interleaved across cases and contenders
  * @param seconds the least duration a timed run is sized for
  * @param maxMessages the most messages one run may be sized to
- * @param skip parts left out: publish, latency, db-scheduler, durable, outbox, batched
+ * @param skip parts left out: consume, publish, latency, db-scheduler, durable, outbox, batched
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
  */
@@ -37,7 +37,8 @@ record BenchOptions(
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
-    static final Set<String> PARTS = Set.of("publish", "latency", "db-scheduler", "durable", "outbox", "batched");
+    static final List<String> PARTS = List.of("consume", "publish", "latency", "db-scheduler", "durable", "outbox",
+            "batched");
 
     static BenchOptions parse(String... args) {
         boolean quick = false;
@@ -48,6 +49,7 @@ record BenchOptions(
         double seconds = 3.0;
         long maxMessages = 400_000;
         Set<String> skip = new LinkedHashSet<>();
+        Set<String> only = null;
         boolean rawVirtual = false;
         Set<Form> forms = Set.of(Form.values());
         List<String> words = new ArrayList<>();
@@ -72,18 +74,20 @@ record BenchOptions(
                 case "--forms" -> forms = Arrays.stream(value.split(","))
                         .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
                         .collect(java.util.stream.Collectors.toUnmodifiableSet());
-                case "--skip" -> {
-                    for (String part : value.split(",")) {
-                        if (!PARTS.contains(part)) {
-                            throw new IllegalArgumentException("--skip takes " + PARTS + ", not \"" + part + "\"");
-                        }
-                        skip.add(part);
-                    }
-                }
+                case "--skip" -> skip.addAll(parts(name, value));
+                case "--only" -> only = parts(name, value);
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --skip=publish,latency,db-scheduler,durable,outbox,batched, --raw-virtual,"
+                        + " --seconds=S, --max-messages=N, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
+                        + " --raw-virtual,"
                         + " --forms=row-lock,lease,advisory");
+            }
+        }
+        if (only != null) {
+            for (String part : PARTS) {
+                if (!only.contains(part)) {
+                    skip.add(part);
+                }
             }
         }
         int r = rounds != null ? rounds : quick ? 1 : 3;
@@ -92,6 +96,18 @@ record BenchOptions(
         }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
                 rawVirtual, forms);
+    }
+
+    /** The parts an option names, each checked against {@link #PARTS}. */
+    private static Set<String> parts(String option, String value) {
+        Set<String> parts = new LinkedHashSet<>();
+        for (String part : value.split(",")) {
+            if (!PARTS.contains(part)) {
+                throw new IllegalArgumentException(option + " takes " + PARTS + ", not \"" + part + "\"");
+            }
+            parts.add(part);
+        }
+        return parts;
     }
 
     boolean runs(String part) {

@@ -143,5 +143,8 @@ class ReportWritersTest {
                 .hasMessageContaining("unknown option \"--fast\"");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--skip=everything"))
                 .hasMessageContaining("--skip takes");
+        BenchOptions outbox = BenchOptions.parse("--only=outbox");
+        assertThat(outbox.runs("outbox")).isTrue();
+        assertThat(BenchOptions.PARTS.stream().filter(outbox::runs)).containsExactly("outbox");
     }
 }

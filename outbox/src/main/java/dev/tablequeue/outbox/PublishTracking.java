@@ -4,6 +4,7 @@ import dev.tablequeue.transport.OutgoingMessage;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -17,7 +18,10 @@ import org.jooq.exception.DataAccessException;
  *   <li>Without the caller's transaction the record is written and committed on a connection of its own,
  *       then the message is sent; a failed send leaves the record to the republish.
  *   <li>With it, the record is written in it. A send that joins the transaction (a queue table's insert)
- *       follows at once, and commits with it. Any other send waits for the commit, which an
+ *       follows at once, and commits with it; where the send can, it writes the record itself, in the
+ *       statement of its own row ({@link OutgoingMessage#writeFirst}), so the record costs no round trip of
+ *       its own (PostgreSQL; MariaDB and SQLite write the record, then the row). Any other send waits for the
+ *       commit, which an
  *       {@link AfterCommit} frame reports (jOOQ's transactions through {@link Outbox#transactionListener()},
  *       others through {@link Outbox#afterCommit()}); a rollback sends nothing. A connection in auto-commit
  *       has committed the record already, so its send follows at once. A transaction the outbox cannot see
@@ -57,6 +61,10 @@ final class PublishTracking implements PublishMiddleware {
             next.send(message);
             return;
         }
+        if (message.sendJoinsTransaction() && message.writeFirst(r.statements().leading, values(r, message))) {
+            next.send(message);
+            return;
+        }
         AfterCommit frame = message.sendJoinsTransaction() ? null : AfterCommit.current();
         Object id;
         try {
@@ -81,6 +89,11 @@ final class PublishTracking implements PublishMiddleware {
     }
 
     private Object insert(Registration r, Connection c, OutgoingMessage message) throws SQLException {
+        return r.statements().insert(c, values(r, message));
+    }
+
+    /** The values of {@code message}'s record. */
+    private List<Object> values(Registration r, OutgoingMessage message) {
         Map<String, String> headers = message.headers();
         if (headers.containsKey(Outbox.ID_HEADER)) {
             // an id copied from another message (headers passed on from a delivery): this message gets its own
@@ -88,7 +101,7 @@ final class PublishTracking implements PublishMiddleware {
             headers.remove(Outbox.ID_HEADER);
         }
         byte[] payload = message.payload();
-        return r.statements().insert(c, message.name(), payload == null ? new byte[0] : payload, headers,
+        return r.statements().values(message.name(), payload == null ? new byte[0] : payload, headers,
                 r.leaseOfNewRecord(outbox.clock().instant()));
     }
 

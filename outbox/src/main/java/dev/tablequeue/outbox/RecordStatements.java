@@ -8,6 +8,7 @@ import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.transport.LeadingInsert;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,6 +51,8 @@ final class RecordStatements {
     private final Statement stamp;
     private final TransactionOpening opening;
     private final Map<Set<String>, String[]> pages = new ConcurrentHashMap<>();
+    /** The record's insert as a transport that writes into a table writes it, first, in its own statement. */
+    final LeadingInsert leading;
 
     RecordStatements(OutboxBinding<?> binding, QueueDialect dialect) {
         this.binding = binding;
@@ -58,6 +61,7 @@ final class RecordStatements {
                 .withRenderSchema(true));
         this.bytesPayload = binding.payload().getType() == byte[].class;
         this.insert = renderInsert();
+        this.leading = new LeadingInsert(binding.table(), insertColumns(), binding.id(), Outbox.ID_HEADER);
         Field<?> id = binding.id();
         Condition byId = typed(id).eq(bind(id));
         this.fetch = render.render(binding.processedAt().isPresent()
@@ -84,10 +88,16 @@ final class RecordStatements {
         }
     }
 
-    private String renderInsert() {
+    /** The columns the insert writes, in the order of {@link #values}. */
+    private List<Field<?>> insertColumns() {
         List<Field<?>> columns = new ArrayList<>(List.of(binding.name(), binding.payload()));
         binding.headers().ifPresent(columns::add);
         binding.lease().ifPresent(columns::add);
+        return columns;
+    }
+
+    private String renderInsert() {
+        List<Field<?>> columns = insertColumns();
         List<Field<?>> values = columns.stream().<Field<?>>map(RecordStatements::bind).toList();
         var insert = render.insertInto(binding.table()).columns(columns).values(values);
         // the driver reports the generated id (pgjdbc adds RETURNING itself; MySQL has none to render)
@@ -123,18 +133,25 @@ final class RecordStatements {
         return dialect;
     }
 
-    /** Writes a record and returns its id. */
-    Object insert(Connection c, String name, byte[] payload, Map<String, String> headers, Instant leaseUntil)
-            throws SQLException {
+    /** The JDBC values of a record's insert, in the order of its columns. */
+    List<Object> values(String name, byte[] payload, Map<String, String> headers, Instant leaseUntil) {
+        List<Object> values = new ArrayList<>(4);
+        values.add(name);
+        values.add(payloadValue(payload));
+        if (binding.headers().isPresent()) {
+            values.add(writeHeaders(headers));
+        }
+        if (binding.lease().isPresent()) {
+            values.add(leaseUntil == null ? null : dialect.timeValue(binding.lease().get(), leaseUntil));
+        }
+        return values;
+    }
+
+    /** Writes a record with {@code values} (as {@link #values} gives them) and returns its id. */
+    Object insert(Connection c, List<Object> values) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(insert, new String[] {binding.id().getName()})) {
-            int i = 1;
-            ps.setString(i++, name);
-            ps.setObject(i++, payloadValue(payload));
-            if (binding.headers().isPresent()) {
-                ps.setString(i++, writeHeaders(headers));
-            }
-            if (binding.lease().isPresent()) {
-                ps.setObject(i, leaseUntil == null ? null : dialect.timeValue(binding.lease().get(), leaseUntil));
+            for (int i = 0; i < values.size(); i++) {
+                ps.setObject(i + 1, values.get(i));
             }
             ps.executeUpdate();
             try (ResultSet rs = ps.getGeneratedKeys()) {
@@ -344,6 +361,9 @@ final class RecordStatements {
     }
 
     static String writeHeaders(Map<String, String> headers) {
+        if (headers.isEmpty()) {
+            return "{}";
+        }
         try {
             return JSON.writeValueAsString(headers);
         } catch (Exception e) {

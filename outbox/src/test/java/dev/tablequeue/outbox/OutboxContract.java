@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.tablequeue.SchemaException;
+import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Outcome;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -222,6 +226,62 @@ public abstract class OutboxContract extends OutboxFixture {
                 .hasMessageContaining("orders")
                 .hasMessageContaining("was not sent");
         assertThat(faults.sent).isEmpty();
+    }
+
+    @Test
+    public final void a_record_that_cannot_be_written_in_the_callers_transaction_fails_it_and_nothing_is_sent() {
+        RecordTable t = newRecords();
+        String orders = newBusinessTable();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        transport.start();
+        db.execute("DROP TABLE " + t.getName());
+
+        assertThatThrownBy(() -> dsl(outbox).transaction(cfg -> {
+            DSLContext tx = DSL.using(cfg);
+            tx.insertInto(DSL.table(DSL.name(orders))).set(DSL.field(DSL.name("id")), 9).execute();
+            transport.publish(tx, "orders", new Order(9));
+        })).isInstanceOf(TableQueueException.class)
+                .hasMessageContaining(t.getName())
+                .hasMessageContaining("orders")
+                .hasMessageContaining("was not sent");
+        assertThat(faults.sent).isEmpty();
+        assertThat(dsl().fetchCount(DSL.table(DSL.name(orders)))).isZero();
+    }
+
+    @Test
+    public final void a_publish_in_the_callers_transaction_runs_one_statement_where_the_send_writes_the_record()
+            throws Exception {
+        Started started = started();
+        RecordTable t = started.records();
+        List<Received> received = started.received();
+        AtomicInteger prepared = new AtomicInteger();
+
+        try (Connection c = pool.getConnection(); AfterCommit after = started.outbox().afterCommit()) {
+            c.setAutoCommit(false);
+            Connection counted = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("prepare")) {
+                            prepared.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            started.transport().publish(DSL.using(counted, database().sqlDialect()), "orders", new Order(5));
+            c.commit();
+            after.committed();
+            c.setAutoCommit(true);
+        }
+
+        await().atMost(PATIENCE).until(() -> received.size() == 1);
+        assertThat(received.get(0).headers()).containsEntry(Outbox.ID_HEADER, ids(t).get(0).toString());
+        // a send that leaves the database runs nothing on the caller's connection: the record is its one statement;
+        // a send into a queue table writes the record in its own row's statement where the database can
+        boolean table = transportKind() == TableTestTransport.KIND;
+        assertThat(prepared.get()).isEqualTo(table && !database().writesTwoTablesInOneStatement() ? 2 : 1);
     }
 
     @Test

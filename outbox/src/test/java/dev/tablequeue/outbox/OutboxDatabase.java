@@ -16,6 +16,11 @@ public enum OutboxDatabase {
         }
 
         @Override
+        boolean writesTwoTablesInOneStatement() {
+            return true;
+        }
+
+        @Override
         String records(String name) {
             return "CREATE TABLE " + name + " (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, payload BYTEA NOT NULL,"
                     + " headers TEXT, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ)";
@@ -109,6 +114,14 @@ public enum OutboxDatabase {
     }
 
     public abstract DataType<? extends Temporal> timeType();
+
+    /**
+     * Whether a publish into the table broker in the caller's transaction writes the outbox's record in the
+     * statement of its own row (a data-modifying CTE), rather than in a statement before it.
+     */
+    boolean writesTwoTablesInOneStatement() {
+        return false;
+    }
 
     /** The DDL of a {@link RecordTable} named {@code name}. */
     abstract String records(String name);

@@ -71,13 +71,7 @@ public final class Publisher {
      * intervals until it is found.
      */
     public void publish(DSLContext ctx, Message message) {
-        through(ctx, message, () -> publishUntracked(ctx, message));
-    }
-
-    private void publishUntracked(DSLContext ctx, Message message) {
-        QueueBroker.Route route = route(message.name());
-        broker.requireOpen("publish " + message.name());
-        publishIn(ctx, route, message);
+        publishIn(ctx, route(message.name()), message);
     }
 
     /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
@@ -101,17 +95,28 @@ public final class Publisher {
      * subscriptions wake as {@link #publish(DSLContext, Message)} says.
      */
     public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
-        through(ctx, message, () -> publishUntracked(ctx, binding, message));
-    }
-
-    private void publishUntracked(DSLContext ctx, RoleBinding<?> binding, Message message) {
-        broker.requireOpen("publish " + message.name());
         publishIn(ctx, new QueueBroker.Route(binding, null), message);
     }
 
+    /**
+     * Publishes {@code message} through the middlewares into {@code route}'s table, in the caller's
+     * transaction. Where the binding's insert writes the row, a middleware may ask for a row written first in
+     * the same statement ({@link TableOutgoing#writeFirst}).
+     */
     private void publishIn(DSLContext ctx, QueueBroker.Route route, Message message) {
+        if (!broker.middlewares.publishes()) {
+            publishUntracked(ctx, route, message, null);
+            return;
+        }
+        TableOutgoing out = new TableOutgoing(message, ctx, broker.codec, route.insert() == null ? broker.inserts
+                : null, route.binding());
+        through(out, () -> publishUntracked(ctx, route, message, out));
+    }
+
+    private void publishUntracked(DSLContext ctx, QueueBroker.Route route, Message message, TableOutgoing out) {
+        broker.requireOpen("publish " + message.name());
         boolean committed = ctx.connectionResult(c -> {
-            write(c, route, message);
+            write(c, route, message, out);
             return c.getAutoCommit();
         });
         wakeWhenVisible(committed, route.binding(), Collections.singleton(group(route.binding(), message)));
@@ -191,8 +196,12 @@ public final class Publisher {
             send.run();
             return;
         }
+        through(new TableOutgoing(message, ctx, broker.codec), send);
+    }
+
+    private void through(TableOutgoing message, Runnable send) {
         try {
-            broker.middlewares.publish(new TableOutgoing(message, ctx, broker.codec), m -> send.run());
+            broker.middlewares.publish(message, m -> send.run());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -272,8 +281,16 @@ public final class Publisher {
     }
 
     private void write(Connection c, QueueBroker.Route route, Message message) throws SQLException {
+        write(c, route, message, null);
+    }
+
+    /** Writes {@code message}'s row, and the leading row a middleware asked {@code out} for (null: none). */
+    private void write(Connection c, QueueBroker.Route route, Message message, TableOutgoing out)
+            throws SQLException {
         RoleBinding<?> binding = route.binding();
-        if (route.insert() != null) {
+        if (out != null && out.leads()) {
+            out.writeWithLeading(c, values(binding, message), broker.dialect);
+        } else if (route.insert() != null) {
             try {
                 route.insert().insert(DSL.using(c, broker.dialect.sqlDialect()), message, encode(message));
             } catch (SQLException | RuntimeException e) {

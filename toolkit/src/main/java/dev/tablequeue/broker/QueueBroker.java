@@ -68,7 +68,7 @@ public final class QueueBroker {
     private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
     private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
     private final Map<String, Route> routes;
-    private final BrokerInserts inserts;
+    final BrokerInserts inserts;
     /** Wakes the started subscriptions of a table. */
     final Wakeups wakeups = new Wakeups(started);
     private volatile NotifyListener notifications;

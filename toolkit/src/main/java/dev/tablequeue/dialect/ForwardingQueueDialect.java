@@ -153,6 +153,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> insertWith(RoleBinding<?> binding, dev.tablequeue.transport.LeadingInsert leading) {
+        return delegate.insertWith(binding, leading);
+    }
+
+    @Override
     public Optional<Statement> notify(String channel) {
         return delegate.notify(channel);
     }

@@ -7,7 +7,9 @@ import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.StatementWriter;
+import dev.tablequeue.transport.LeadingInsert;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +17,11 @@ import java.util.Optional;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
+import org.jooq.Name;
+import org.jooq.Record;
 import org.jooq.Record1;
 import org.jooq.SQLDialect;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -27,7 +32,8 @@ import org.jooq.impl.SQLDataType;
  * stamps them and returns them (the CTE runs once, so its LIMIT holds). Advisory locks and FIFO guards lock
  * a 64-bit {@code hashtextextended} of their key; two keys with one hash wait for each other, which delays a
  * row and never delivers it twice. A session lock belongs to the database it was taken in, so the advisory
- * candidates read only the current database's locks in {@code pg_locks}.
+ * candidates read only the current database's locks in {@code pg_locks}. A publish with a leading row writes
+ * both rows in one statement, the leading one in a data-modifying CTE whose id the message's row reads.
  */
 public final class PostgresDialect extends JooqQueueDialect {
     /** Postgres keeps identifiers (and LISTEN channels) up to 63 bytes. */
@@ -183,6 +189,57 @@ public final class PostgresDialect extends JooqQueueDialect {
         validate(b);
         return new TransactionOpening(false,
                 Optional.of("SET TRANSACTION ISOLATION LEVEL " + ((Isolation) level).sql()));
+    }
+
+    /**
+     * {@code WITH tq_leading AS (INSERT .. RETURNING id), tq_message AS (INSERT .. SELECT .. FROM tq_leading)
+     * SELECT id FROM tq_leading}: PostgreSQL runs every data-modifying CTE once, whether the query reads it or
+     * not, so the two rows are one round trip and one statement's success or failure. The id goes into the
+     * header's own column, or is merged as text into the headers column's JSON object (replacing an id header
+     * the message carried).
+     */
+    @Override
+    public Optional<Statement> insertWith(RoleBinding<?> b, LeadingInsert leading) {
+        Field<?> idColumn = b.headerFields().stream().filter(f -> f.getName().equals(leading.idHeader()))
+                .findFirst().orElse(null);
+        Field<?> headers = b.column(Role.HEADERS).orElse(null);
+        if (idColumn == null && headers == null) {
+            return Optional.empty();
+        }
+        StatementWriter w = writer();
+        List<Field<?>> columns = b.insertColumns();
+        List<Field<?>> leadColumns = new ArrayList<>();
+        List<Field<?>> leadValues = new ArrayList<>();
+        for (int j = 0; j < leading.columns().size(); j++) {
+            Field<?> c = leading.columns().get(j);
+            leadColumns.add(unqualified(c));
+            leadValues.add(w.bind(Param.at(Param.Kind.VALUE, c, columns.size() + j), typed(c)));
+        }
+        Name lead = DSL.name("tq_leading");
+        Field<Object> leadId = DSL.field(DSL.name("tq_leading", "tq_id"));
+        CommonTableExpression<?> leadRow = lead.fields("tq_id").as(w.dsl()
+                .insertInto((Table<Record>) leading.table()).columns(leadColumns).values(leadValues)
+                .returningResult(typed(leading.id())));
+        List<Field<?>> into = new ArrayList<>(columns.size());
+        List<Field<?>> values = new ArrayList<>(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            Field<?> c = columns.get(i);
+            into.add(unqualified(c));
+            if (c.equals(idColumn)) {
+                values.add(leadId.cast(c.getDataType()));
+            } else if (c.equals(headers)) {
+                values.add(DSL.field("(coalesce(cast({0} as jsonb), jsonb_build_object()) || jsonb_build_object({1},"
+                        + " cast({2} as text)))", SQLDataType.JSONB, w.bind(Param.at(Param.Kind.VALUE, c, i),
+                        SQLDataType.VARCHAR), DSL.inline(leading.idHeader()), leadId).cast(c.getDataType()));
+            } else {
+                values.add(w.bind(Param.at(Param.Kind.VALUE, c, i), typed(c)));
+            }
+        }
+        CommonTableExpression<?> messageRow = DSL.name("tq_message").fields("tq_id").as(w.dsl()
+                .insertInto(table(b)).columns(into).select(w.dsl().select(values).from(lead))
+                .returningResult(typed(b.id())));
+        return Optional.of(w.statement("insert with leading row", w.dsl().with(leadRow, messageRow)
+                .select(leadId).from(lead)));
     }
 
     @Override

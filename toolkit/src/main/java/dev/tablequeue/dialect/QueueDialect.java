@@ -117,6 +117,18 @@ public interface QueueDialect {
     /** The insert a publish runs: the binding's insert columns, bound as {@link Param.Kind#VALUE}s. */
     Statement insert(RoleBinding<?> binding);
 
+    /**
+     * The insert a publish runs with a leading row ({@link dev.tablequeue.transport.LeadingInsert}): one
+     * statement that writes the leading row, then the message's row with the leading row's id in the header
+     * the insert names (in the headers column, or in that header's own column), and returns the id as its one
+     * column. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link #insert}'s), then the
+     * leading row's. Empty, the default, where the database cannot write two tables in one statement or the
+     * binding keeps no such header: the publish then declines the leading row, and its caller writes it.
+     */
+    default Optional<Statement> insertWith(RoleBinding<?> binding, dev.tablequeue.transport.LeadingInsert leading) {
+        return Optional.empty();
+    }
+
     /** Announces a row of {@code channel}'s group to listeners; empty where the database has no notifications. */
     Optional<Statement> notify(String channel);
 

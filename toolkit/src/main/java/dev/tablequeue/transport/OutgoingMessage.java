@@ -1,5 +1,6 @@
 package dev.tablequeue.transport;
 
+import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 
@@ -32,4 +33,16 @@ public interface OutgoingMessage {
      * own), or where there is no transaction.
      */
     boolean sendJoinsTransaction();
+
+    /**
+     * Asks the send to write a row of {@code insert}'s table, with {@code values} (JDBC values in the order of
+     * its columns), in the same statement as the message and before it: the message then carries the row's
+     * generated id in {@link LeadingInsert#idHeader()}, a row that cannot be written fails the send with
+     * nothing written, and the id is in {@link #headers()} once the send has run. True where the send took it:
+     * a send that writes into a table in {@link #transaction()}, on a database that writes two tables in one
+     * statement. False (the default) where it cannot; the caller then writes the row itself.
+     */
+    default boolean writeFirst(LeadingInsert insert, List<?> values) {
+        return false;
+    }
 }

@@ -8,6 +8,7 @@ import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.dialect.Param.Kind;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
+import dev.tablequeue.transport.LeadingInsert;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.jooq.Record;
@@ -105,6 +106,25 @@ class PostgresDialectTextTest {
                 .isEqualTo("insert into \"email_jobs\" (\"grp\", \"payload\") values (?, ?)");
         assertThat(dialect.deadLetterToTable(roles().build(), DSL.table(DSL.name("email_jobs_dead"))))
                 .extracting(Statement::purpose).containsExactly("dead letter copy", "dead letter delete");
+    }
+
+    @Test
+    void an_insert_with_a_leading_row_writes_both_rows_in_one_statement_and_returns_the_leading_id() {
+        QueueTable<OffsetDateTime> records = new QueueTable<>("outbox_records", QueueTable.pgTime());
+        LeadingInsert leading = new LeadingInsert(records, List.of(records.GRP, records.PAYLOAD), records.ID,
+                "record-id");
+        Statement insert = dialect.insertWith(roles().headers(t.HEADERS).build(), leading).orElseThrow();
+        assertThat(insert.sql()).isEqualTo("with \"tq_leading\"(\"tq_id\") as (insert into \"outbox_records\""
+                + " (\"grp\", \"payload\") values (?, ?) returning \"id\"), \"tq_message\"(\"tq_id\") as"
+                + " (insert into \"email_jobs\" (\"grp\", \"headers\", \"payload\") select ?, cast((coalesce(cast(?"
+                + " as jsonb), jsonb_build_object()) || jsonb_build_object('record-id', cast(\"tq_leading\".\"tq_id\""
+                + " as text))) as text), ? from \"tq_leading\" returning \"id\") select \"tq_leading\".\"tq_id\""
+                + " from \"tq_leading\"");
+        // the message's values, then the leading row's
+        assertThat(insert.params()).extracting(Param::index).containsExactly(3, 4, 0, 1, 2);
+        assertThat(insert.params()).extracting(Param::kind).containsOnly(Kind.VALUE);
+        // a table that keeps no header has no place for the id: the caller writes the leading row itself
+        assertThat(dialect.insertWith(roles().build(), leading)).isEmpty();
     }
 
     @Test
