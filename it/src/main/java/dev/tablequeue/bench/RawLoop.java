@@ -3,8 +3,8 @@ package dev.tablequeue.bench;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.ProcessKeys;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.internal.SqliteKeyRegistry;
 import dev.tablequeue.dialect.Statement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,18 +66,18 @@ final class RawLoop {
         private final int workers;
         private final Map<PreparedStatement, Integer> columns = new IdentityHashMap<>();
         private final RawConnection raw;
-        private final String database;
+        /** Where the process keeps the advisory keys (SQLite): what a lock takes and an unlock puts back. */
+        private final ProcessKeys keys;
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
         private final Binds keyBinds = new Binds();
-        private SqliteKeyRegistry.Hold hold;
         private long sink;
 
         Worker(Connection c, int workers) throws SQLException {
             this.c = c;
             this.workers = workers;
             this.raw = new RawConnection(c, dialect, statements.opening());
-            this.database = dialect.advisoryKeysInProcess() ? SqliteKeyRegistry.databaseOf(c) : null;
+            this.keys = dialect.processKeys(c).orElse(null);
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
                 c.setAutoCommit(false);
             }
@@ -177,9 +177,7 @@ final class RawLoop {
 
         private boolean lock(String key) throws SQLException {
             if (statements.lock() == null) {
-                var taken = SqliteKeyRegistry.process().tryTake(database, key);
-                hold = taken.orElse(null);
-                return taken.isPresent();
+                return keys.tryTake(key);
             }
             keyBinds.key(key);
             try (ResultSet rs = bound(statements.lock(), keyBinds).executeQuery()) {
@@ -189,8 +187,7 @@ final class RawLoop {
 
         private void unlock(String key) throws SQLException {
             if (statements.unlock() == null) {
-                hold.release();
-                hold = null;
+                keys.release(key);
                 return;
             }
             keyBinds.key(key);

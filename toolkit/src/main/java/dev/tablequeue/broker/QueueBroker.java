@@ -1,26 +1,20 @@
 package dev.tablequeue.broker;
 
-import dev.tablequeue.AlreadySubscribedException;
 import dev.tablequeue.BrokerClosedException;
-import dev.tablequeue.TableQueueException;
-import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.Lifecycle.State;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.transport.HandlerMiddleware;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.PublishMiddleware;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -65,20 +59,12 @@ public final class QueueBroker {
     final Middlewares middlewares;
     final AfterCommit afterCommit;
 
-    private final Map<String, Subscription<?>> subscriptions = new LinkedHashMap<>();
-    private final List<Subscription<?>> started = new CopyOnWriteArrayList<>();
+    private final Subscriptions subscriptions = new Subscriptions(this);
     private final Map<String, Route> routes;
     final BrokerInserts inserts;
     /** Wakes the started subscriptions of a table. */
-    final Wakeups wakeups = new Wakeups(started);
-    private volatile NotifyListener notifications;
-    private volatile State state = State.NEW;
-
-    private enum State {
-        NEW,
-        STARTED,
-        CLOSED
-    }
+    final Wakeups wakeups = new Wakeups(subscriptions.started());
+    private final Lifecycle lifecycle = new Lifecycle();
 
     private QueueBroker(Builder b, int poolSize) {
         this.dataSource = b.dataSource;
@@ -116,11 +102,11 @@ public final class QueueBroker {
      * Starts a subscription to {@code queue}: choose what its handler takes, then its settings, then
      * {@code handle(..)}.
      *
-     * @throws AlreadySubscribedException if this broker already serves the queue
+     * @throws dev.tablequeue.AlreadySubscribedException if this broker already serves the queue
      */
     public <R extends Record> Subscribe<R> subscribe(InboxQueue<R> queue) {
-        requireState(State.NEW, "subscribe to " + queue);
-        requireNotSubscribed(queue);
+        lifecycle.require(State.NEW, "subscribe to " + queue);
+        subscriptions.requireAbsent(queue);
         return new Subscribe<>(this, queue, null);
     }
 
@@ -131,34 +117,21 @@ public final class QueueBroker {
      * a dead letter, which need the queue named by its binding: {@link #subscribe(InboxQueue)} takes those.
      *
      * @throws dev.tablequeue.NoRouteException if no route leads {@code name} to a table
-     * @throws AlreadySubscribedException if this broker already serves that queue
+     * @throws dev.tablequeue.AlreadySubscribedException if this broker already serves that queue
      */
     public Subscribe<Record> subscribe(String name) {
-        java.util.Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(name, "name");
         @SuppressWarnings("unchecked")
         RoleBinding<Record> binding = (RoleBinding<Record>) new Publisher(this, routes).route(name).binding();
         InboxQueue<Record> queue = InboxQueue.of(binding, name);
-        requireState(State.NEW, "subscribe to " + queue);
-        requireNotSubscribed(queue);
+        lifecycle.require(State.NEW, "subscribe to " + queue);
+        subscriptions.requireAbsent(queue);
         return new Subscribe<>(this, queue, name);
     }
 
     <T> void mount(Mount<T> mount, Handler<T> handler) {
-        requireState(State.NEW, "mount a handler on " + mount.queue);
-        requireNotSubscribed(mount.queue);
-        subscriptions.put(key(mount.queue), new Subscription<>(this, mount, handler));
-    }
-
-    private void requireNotSubscribed(InboxQueue<?> queue) {
-        if (subscriptions.containsKey(key(queue))) {
-            throw new AlreadySubscribedException("queue " + queue + " already has a subscription on this broker"
-                    + " (one subscription per table and group)");
-        }
-    }
-
-    private static String key(InboxQueue<?> queue) {
-        String group = queue.binding().has(Role.GROUP) ? queue.name() : "";
-        return queue.binding().tableName() + "\u0000" + group;
+        lifecycle.require(State.NEW, "mount a handler on " + mount.queue);
+        subscriptions.add(mount.queue, new Subscription<>(this, mount, handler));
     }
 
     /**
@@ -170,27 +143,10 @@ public final class QueueBroker {
      * @throws dev.tablequeue.DeclarationException for settings a table cannot carry
      */
     public synchronized void start() {
-        requireState(State.NEW, "start");
-        List<Subscription<?>> opened = new ArrayList<>();
-        try (Connection c = dataSource.getConnection()) {
-            for (Subscription<?> s : subscriptions.values()) {
-                s.open(c);
-                opened.add(s);
-            }
-            inserts.prepare(c, subscriptions.values(), routes);
-        } catch (SQLException e) {
-            throw new TableQueueException("cannot open subscriptions: " + e.getMessage(), e);
-        }
-        if (listenNotify) {
-            notifications = new NotifyListener(this, opened);
-            notifications.start();
-        }
-        for (Subscription<?> s : opened) {
-            s.start();
-            started.add(s);
-        }
-        state = State.STARTED;
-        LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), opened.size());
+        lifecycle.require(State.NEW, "start");
+        int started = subscriptions.start(inserts, routes);
+        lifecycle.moveTo(State.STARTED);
+        LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), started);
     }
 
     /**
@@ -202,7 +158,7 @@ public final class QueueBroker {
      */
     public void pause(InboxQueue<?> queue) {
         requireOpen("pause " + queue);
-        subscription(queue).pause();
+        subscriptions.of(queue).pause();
         LOG.info("tablequeue subscription {} paused", queue);
     }
 
@@ -213,23 +169,23 @@ public final class QueueBroker {
      */
     public void resume(InboxQueue<?> queue) {
         requireOpen("resume " + queue);
-        subscription(queue).resume();
+        subscriptions.of(queue).resume();
         LOG.info("tablequeue subscription {} resumed", queue);
     }
 
     /** Whether the subscription to {@code queue} is paused. */
     public boolean isPaused(InboxQueue<?> queue) {
-        return subscription(queue).paused();
+        return subscriptions.of(queue).paused();
     }
 
     /** How many deliveries of {@code queue} this broker has in work: claimed, and their outcome not yet written. */
     public int inWork(InboxQueue<?> queue) {
-        return subscription(queue).inWork.size();
+        return subscriptions.of(queue).inWork.size();
     }
 
     /** Whether the broker is started and not closed: its subscriptions claim (those not paused). */
     public boolean isRunning() {
-        return state == State.STARTED;
+        return lifecycle.is(State.STARTED);
     }
 
     /**
@@ -238,25 +194,12 @@ public final class QueueBroker {
      * and while a lost connection is being opened again (the poll interval then finds the rows).
      */
     public boolean isListening() {
-        NotifyListener listener = notifications;
-        return state == State.STARTED && listener != null && listener.connected();
+        return lifecycle.is(State.STARTED) && subscriptions.listening();
     }
 
     /** The queues this broker serves, in the order they were subscribed. */
     public List<ServedQueue> queues() {
-        List<ServedQueue> queues = new ArrayList<>();
-        for (Subscription<?> s : subscriptions.values()) {
-            queues.add(s.served());
-        }
-        return List.copyOf(queues);
-    }
-
-    private Subscription<?> subscription(InboxQueue<?> queue) {
-        Subscription<?> s = subscriptions.get(key(queue));
-        if (s == null) {
-            throw new IllegalArgumentException("this broker has no subscription to queue " + queue);
-        }
-        return s;
+        return subscriptions.served();
     }
 
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
@@ -272,19 +215,9 @@ public final class QueueBroker {
     /** Where a route leads: a table, written by its binding's insert or by the service's own. */
     record Route(RoleBinding<?> binding, OwnInsert insert) {}
 
+    /** @throws BrokerClosedException once the broker is closed */
     void requireOpen(String action) {
-        if (state == State.CLOSED) {
-            throw new BrokerClosedException("the broker is closed: cannot " + action);
-        }
-    }
-
-    private void requireState(State expected, String action) {
-        if (state != expected) {
-            if (state == State.CLOSED) {
-                throw new BrokerClosedException("the broker is closed: cannot " + action);
-            }
-            throw new IllegalStateException("the broker is " + state.name().toLowerCase() + ": cannot " + action);
-        }
+        lifecycle.requireOpen(action);
     }
 
     /**
@@ -296,27 +229,11 @@ public final class QueueBroker {
      * released and closed; when it returns, the broker holds no lock and no connection. Idempotent.
      */
     public synchronized ShutdownReport close() {
-        if (state == State.CLOSED) {
+        if (lifecycle.is(State.CLOSED)) {
             return new ShutdownReport(0, 0, 0);
         }
-        state = State.CLOSED;
-        for (Subscription<?> s : started) {
-            s.stop();
-        }
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
-        int locks = 0;
-        int closed = 0;
-        int abandoned = 0;
-        for (Subscription<?> s : started) {
-            Subscription.Drain drain = s.drain(deadline);
-            locks += drain.locksReleased();
-            closed += drain.connectionsClosed();
-            abandoned += drain.abandoned();
-        }
-        if (notifications != null) {
-            notifications.stop();
-        }
-        ShutdownReport report = new ShutdownReport(locks, closed, abandoned);
+        lifecycle.moveTo(State.CLOSED);
+        ShutdownReport report = subscriptions.close(drainTimeout);
         LOG.info("tablequeue broker closed: {}", report);
         return report;
     }

@@ -188,11 +188,6 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
-    public boolean advisoryKeysInProcess() {
-        return delegate.advisoryKeysInProcess();
-    }
-
-    @Override
     public Optional<ProcessKeys> processKeys(Connection connection) throws SQLException {
         return delegate.processKeys(connection);
     }

@@ -310,11 +310,6 @@ abstract class JooqQueueDialect extends JooqPieces {
     }
 
     @Override
-    public boolean advisoryKeysInProcess() {
-        return false;
-    }
-
-    @Override
     public boolean supportsNotify() {
         return false;
     }

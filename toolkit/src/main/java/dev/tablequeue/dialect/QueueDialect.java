@@ -161,11 +161,8 @@ public interface QueueDialect {
     /** Whether claims of one subscription may run side by side (false on SQLite, one writer at a time). */
     boolean claimsInParallel();
 
-    /** Whether advisory keys live in the process (SQLite) rather than in the database session. */
-    boolean advisoryKeysInProcess();
-
     /**
-     * Where the process keeps advisory keys rather than the database session ({@link #advisoryKeysInProcess()}):
+     * Where the process keeps advisory keys rather than the database session (SQLite, whose sessions hold none):
      * the keys of the database {@code connection} reaches, for one subscription to take and release. Empty,
      * the default, where {@link #advisoryLock} and {@link #advisoryUnlock} take them in the session.
      */

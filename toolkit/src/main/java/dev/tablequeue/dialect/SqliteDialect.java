@@ -193,11 +193,6 @@ public final class SqliteDialect extends JooqQueueDialect {
         return Optional.of(SqliteKeyRegistry.process().keysOf(SqliteKeyRegistry.databaseOf(connection)));
     }
 
-    @Override
-    public boolean advisoryKeysInProcess() {
-        return true;
-    }
-
     /** The select as it is: SQLite has no {@code FOR UPDATE}, and a transaction opened here holds the write lock. */
     @Override
     Select<?> lockingRead(SelectForUpdateStep<?> select) {

@@ -11,6 +11,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.testkit.LiveDatabase;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.sql.Connection;
@@ -73,6 +74,8 @@ public abstract class DialectContract {
 
     protected LiveDatabase db;
     protected QueueDialect dialect;
+    /** Runs claims through the runtime's own steps. */
+    private StatementRunner runner;
     private final Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     @BeforeAll
@@ -81,6 +84,7 @@ public abstract class DialectContract {
         try (Connection c = db.connect()) {
             dialect = dialect(c);
         }
+        runner = new StatementRunner(dialect);
     }
 
     @AfterAll
@@ -259,15 +263,14 @@ public abstract class DialectContract {
         RoleBinding<Record> dbClock = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").databaseClock().build();
         long other = insert(t, r -> r.group("c").due(Instant.now().minusSeconds(5)));
         try (Connection c = db.connect()) {
-            assertThat(ids(query(c, dialect.advisoryCandidates(dbClock), new Binds().group("c").limit(5))))
-                    .containsExactly(other);
+            assertThat(candidateIds(steps(dbClock, "c").candidates(c, 5))).containsExactly(other);
             Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             assertThat(update(c, dialect.retryAfter(dbClock),
                     new Binds().id(other).delay(Duration.ofMinutes(10)))).isEqualTo(1);
             Instant due = instant(stored(t, other).get("retry_after"));
             assertThat(due).isBetween(before.plus(Duration.ofMinutes(10)).minusSeconds(5),
                     Instant.now().plus(Duration.ofMinutes(10)).plusSeconds(5));
-            assertThat(query(c, dialect.advisoryCandidates(dbClock), new Binds().group("c").limit(5))).isEmpty();
+            assertThat(steps(dbClock, "c").candidates(c, 5)).isEmpty();
             assertThat(update(c, dialect.ack(dbClock), new Binds().id(other))).isEqualTo(1);
             assertThat(instant(stored(t, other).get("processed_at")))
                     .isBetween(before.minusSeconds(5), Instant.now().plusSeconds(5));
@@ -434,21 +437,23 @@ public abstract class DialectContract {
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         long first = insert(t, r -> r.group("a").priority(1));
         long second = insert(t, r -> r.group("a").priority(2));
-        Binds group = new Binds().group("a").limit(10).now(now);
+        ClaimSequence<Map<String, Object>> steps = steps(b, "a");
         try (Connection holder = db.connect(); Connection other = db.connect()) {
-            List<Map<String, Object>> candidates = query(holder, dialect.advisoryCandidates(b), group);
-            assertThat(ids(candidates)).containsExactly(first, second);
-            assertThat(candidates.get(0).get("tq_key")).isEqualTo("q-" + first);
+            List<ClaimSequence.Candidate> candidates = steps.candidates(holder, 10);
+            assertThat(candidateIds(candidates)).containsExactly(first, second);
+            assertThat(candidates.get(0).key()).isEqualTo("q-" + first);
 
             Optional<Statement> lock = dialect.advisoryLock(b);
             Optional<Statement> unlock = dialect.advisoryUnlock(b);
-            assertThat(lock.isPresent()).isEqualTo(!dialect.advisoryKeysInProcess());
-            assertThat(unlock.isPresent()).isEqualTo(!dialect.advisoryKeysInProcess());
+            // the session takes the keys, or the process does (SQLite): one of the two, never both
+            boolean inProcess = dialect.processKeys(holder).isPresent();
+            assertThat(lock.isPresent()).isNotEqualTo(inProcess);
+            assertThat(unlock.isPresent()).isNotEqualTo(inProcess);
             if (lock.isPresent()) {
                 Binds key = new Binds().key("q-" + first);
                 assertThat(answer(holder, lock.get(), key)).isTrue();
                 // another session passes over the held key, and cannot take it
-                assertThat(ids(query(other, dialect.advisoryCandidates(b), group))).containsExactly(second);
+                assertThat(candidateIds(steps.candidates(other, 10))).containsExactly(second);
                 assertThat(answer(other, lock.get(), key)).isFalse();
                 assertThat(answer(other, unlock.get(), key)).isFalse();
             }
@@ -478,10 +483,9 @@ public abstract class DialectContract {
         long unnoted = insert(t, r -> r.group("a").priority(1));
         long noted = insert(t, r -> r.group("a").priority(2).note("x"));
         try (Connection c = db.connect()) {
-            List<Map<String, Object>> candidates = query(c, dialect.advisoryCandidates(b),
-                    new Binds().group("a").limit(10).now(now));
-            assertThat(ids(candidates)).containsExactly(unnoted, noted);
-            assertThat(candidates).extracting(r -> r.get("tq_key")).containsExactly("n-", "n-x");
+            List<ClaimSequence.Candidate> candidates = steps(b, "a").candidates(c, 10);
+            assertThat(candidateIds(candidates)).containsExactly(unnoted, noted);
+            assertThat(candidates).extracting(ClaimSequence.Candidate::key).containsExactly("n-", "n-x");
             if (dialect.advisoryLock(b).isPresent()) {
                 Binds key = new Binds().key("n-");
                 assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
@@ -496,7 +500,6 @@ public abstract class DialectContract {
         QueueTable<?> t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         long id = insert(t, r -> r.group("a"));
-        Binds group = new Binds().group("a").limit(10).now(now);
         Binds key = new Binds().key("q-" + id);
         try (LiveDatabase other = LiveDatabase.create(engine(), getClass().getSimpleName() + "_other");
                 Connection there = other.connect(); Connection here = db.connect()) {
@@ -509,7 +512,7 @@ public abstract class DialectContract {
                 assertThat(hold).isPresent();
             }
             try {
-                assertThat(ids(query(here, dialect.advisoryCandidates(b), group))).containsExactly(id);
+                assertThat(candidateIds(steps(b, "a").candidates(here, 10))).containsExactly(id);
                 if (dialect.advisoryLock(b).isPresent()) {
                     assertThat(answer(here, dialect.advisoryLock(b).get(), key)).isTrue();
                     assertThat(answer(here, dialect.advisoryUnlock(b).get(), key)).isTrue();
@@ -823,6 +826,14 @@ public abstract class DialectContract {
         }
     }
 
+    /**
+     * The runtime's claim steps ({@link ClaimSequence}) of {@code b}'s queue of {@code group}, its statements
+     * built as a subscription builds them; its candidates and takes run at this suite's "now".
+     */
+    protected ClaimSequence<Map<String, Object>> steps(RoleBinding<?> b, String group) {
+        return runner.steps(b, ClaimShape.ROLES, group, now);
+    }
+
     /** Runs a row lock claim (after the FIFO guard, where there is one) in the open transaction. */
     protected List<Map<String, Object>> claim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit)
             throws SQLException {
@@ -831,11 +842,7 @@ public abstract class DialectContract {
 
     protected List<Map<String, Object>> claim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
             String group) throws SQLException {
-        Binds binds = new Binds().group(group).limit(limit).now(now);
-        if (!guard(c, b, binds)) {
-            return List.of();
-        }
-        return query(c, dialect.claimRowLock(b, shape), binds);
+        return runner.claimInTransaction(c, b, shape, new StatementRunner.ClaimAt(group, now, limit, null));
     }
 
     protected List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
@@ -853,19 +860,16 @@ public abstract class DialectContract {
         return leaseClaim(c, b, shape, limit, until, group, now);
     }
 
-    /** A whole lease claim: its transaction, the guard, the claim, the stamp where the claim does not, the commit. */
+    /**
+     * A whole lease claim: its transaction, then the runtime's steps (the guard, the claim, the stamp where the
+     * claim does not stamp its rows, asserted to write each row), the commit.
+     */
     private List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
             Instant until, String group, Instant at) throws SQLException {
-        Binds binds = new Binds().group(group).limit(limit).now(at).leaseUntil(until);
         begin(c, b);
         try {
-            List<Map<String, Object>> rows = guard(c, b, binds)
-                    ? query(c, dialect.claimLease(b, shape), binds)
-                    : List.of();
-            if (!dialect.claimLeaseStamps() && !rows.isEmpty()) {
-                assertThat(update(c, dialect.leaseStamp(b, rows.size()), binds.ids(ids(rows))))
-                        .isEqualTo(rows.size());
-            }
+            List<Map<String, Object>> rows = runner.claimInTransaction(c, b, shape,
+                    new StatementRunner.ClaimAt(group, at, limit, until));
             commit(c, b);
             return rows;
         } catch (SQLException | RuntimeException e) {
@@ -887,32 +891,9 @@ public abstract class DialectContract {
         }
     }
 
-    /** Runs the FIFO guard where the binding has one; false where it says the group is in work. */
-    private boolean guard(Connection c, RoleBinding<?> b, Binds binds) throws SQLException {
-        if (!b.fifo()) {
-            return true;
-        }
-        Optional<FifoGuard> guard = dialect.fifoGuard(b);
-        if (guard.isEmpty()) {
-            return true;
-        }
-        if (!guard.get().answers()) {
-            query(c, guard.get().statement(), binds);
-            return true;
-        }
-        return answer(c, guard.get().statement(), binds);
-    }
-
-    /** The advisory take of one row, fetching it where the take does not return it. */
+    /** The advisory take of one row through the runtime's steps, fetching it where the take does not return it. */
     protected List<Map<String, Object>> take(Connection c, RoleBinding<?> b, long id) throws SQLException {
-        Binds binds = new Binds().id(id).now(now).group("a");
-        if (dialect.advisoryTakeReturnsRows(b)) {
-            return query(c, dialect.advisoryTake(b, ClaimShape.ROLES), binds);
-        }
-        if (update(c, dialect.advisoryTake(b, ClaimShape.ROLES), binds) == 0) {
-            return List.of();
-        }
-        return query(c, dialect.fetchByIds(b, ClaimShape.ROLES, 1, true), new Binds().ids(List.of(id)));
+        return steps(b, "a").take(c, id);
     }
 
     protected List<Map<String, Object>> query(Connection c, Statement statement, Binds binds) throws SQLException {
@@ -994,6 +975,17 @@ public abstract class DialectContract {
         }
         Set<Long> distinct = new HashSet<>(ids);
         assertThat(distinct).as("a claim returns each row once").hasSameSizeAs(ids);
+        return ids;
+    }
+
+    /** The ids of advisory candidates, each asserted to come once. */
+    protected static List<Long> candidateIds(List<ClaimSequence.Candidate> candidates) {
+        List<Long> ids = new ArrayList<>(candidates.size());
+        for (ClaimSequence.Candidate candidate : candidates) {
+            assertThat(candidate.id()).as("id").isInstanceOf(Number.class);
+            ids.add(((Number) candidate.id()).longValue());
+        }
+        assertThat(new HashSet<>(ids)).as("candidates name each row once").hasSameSizeAs(ids);
         return ids;
     }
 

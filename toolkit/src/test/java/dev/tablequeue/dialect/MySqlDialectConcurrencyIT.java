@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.testkit.LiveDatabase;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -98,33 +99,33 @@ class MySqlDialectConcurrencyIT {
 
     /** One claim of up to {@code limit} rows in the binding's form, each acknowledged; the ids taken. */
     private List<Long> claimAndAck(Connection c, RoleBinding<Record> b, int limit) throws SQLException {
-        Binds binds = new Binds().group("a").now(now).limit(limit).leaseUntil(until);
+        StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt("a", now, limit, until);
         List<Long> ids = new ArrayList<>();
         switch (b.form()) {
             case ROW_LOCK -> {
                 sql.begin(c, b);
-                ids.addAll(StatementRunner.ids(sql.claimInTransaction(c, b, ClaimShape.IDS, binds)));
+                ids.addAll(StatementRunner.ids(sql.claimInTransaction(c, b, ClaimShape.IDS, claim)));
                 for (long id : ids) {
                     sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
                 }
                 sql.commit(c);
             }
             case LEASE -> {
-                ids.addAll(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, binds)));
+                ids.addAll(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, claim)));
                 for (long id : ids) {
                     assertThat(sql.update(c, dialect.ack(b), new Binds().id(id).now(now).leaseHeld(until)))
                             .isEqualTo(1);
                 }
             }
             case ADVISORY -> {
-                for (Map<String, Object> candidate : sql.query(c, dialect.advisoryCandidates(b), binds)) {
-                    long id = ((Number) candidate.get("id")).longValue();
-                    Binds key = new Binds().key((String) candidate.get("tq_key"));
+                var steps = sql.steps(b, ClaimShape.IDS, "a", now);
+                for (ClaimSequence.Candidate candidate : steps.candidates(c, limit)) {
+                    long id = ((Number) candidate.id()).longValue();
+                    Binds key = new Binds().key(candidate.key());
                     if (!sql.answer(c, dialect.advisoryLock(b).orElseThrow(), key)) {
                         continue;
                     }
-                    if (sql.update(c, dialect.advisoryTake(b, ClaimShape.IDS), new Binds().id(id).group("a").now(now))
-                            == 1) {
+                    if (!steps.take(c, id).isEmpty()) {
                         ids.add(id);
                         sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
                     }
@@ -159,13 +160,13 @@ class MySqlDialectConcurrencyIT {
                 try (Connection c = db.connect()) {
                     for (int round = 0; round < ROUNDS && finished.get() < order.size(); round++) {
                         String group = groups.get(turn.getAndIncrement() % groups.size());
-                        Binds binds = new Binds().group(group).now(now).limit(1).leaseUntil(until);
+                        StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt(group, now, 1, until);
                         if (form == Form.ROW_LOCK) {
                             sql.begin(c, b);
                         }
                         List<Long> ids = StatementRunner.ids(form == Form.ROW_LOCK
-                                ? sql.claimInTransaction(c, b, ClaimShape.IDS, binds)
-                                : sql.leaseClaim(c, b, ClaimShape.IDS, binds));
+                                ? sql.claimInTransaction(c, b, ClaimShape.IDS, claim)
+                                : sql.leaseClaim(c, b, ClaimShape.IDS, claim));
                         for (long id : ids) {
                             Long other = inWork.putIfAbsent(group, id);
                             if (other != null) {
@@ -220,7 +221,7 @@ class MySqlDialectConcurrencyIT {
             Future<List<Long>> second = pool.submit(() -> {
                 try (Connection c = db.connect()) {
                     return StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS,
-                            new Binds().group("a").now(now).limit(3).leaseUntil(until)));
+                            new StatementRunner.ClaimAt("a", now, 3, until)));
                 }
             });
             assertThat(second.get(10, TimeUnit.SECONDS)).hasSize(3).doesNotContainAnyElementsOf(held);

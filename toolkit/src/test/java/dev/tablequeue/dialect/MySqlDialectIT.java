@@ -107,6 +107,7 @@ class MySqlDialectIT {
         Binds binds = new Binds().group("a").now(now).limit(5).leaseUntil(now.plusSeconds(30))
                 .leaseHeld(now.plusSeconds(30)).retryAt(now.plusSeconds(60)).delay(Duration.ofSeconds(5))
                 .destination("dead").key("q-" + ids.get(0)).id(ids.get(0)).values(insertValues(b));
+        StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt("a", now, 5, now.plusSeconds(30));
         run.begin(c, b);
         try {
             for (ClaimShape shape : ClaimShape.values()) {
@@ -114,19 +115,18 @@ class MySqlDialectIT {
                 Map<String, Object> fetched = run.query(c, d.fetchByIds(b, shape, 2, false), new Binds().ids(ids)).get(0);
                 switch (b.form()) {
                     case ROW_LOCK, LEASE -> {
-                        List<Map<String, Object>> rows = run.claimInTransaction(c, b, shape, binds.ids(List.of()));
+                        List<Map<String, Object>> rows = run.claimInTransaction(c, b, shape, claim);
                         assertThat(rows).as("claimed in " + shape).isNotEmpty();
                         assertThat(rows.get(0).keySet()).isEqualTo(fetched.keySet());
                     }
                     case ADVISORY -> {
-                        assertThat(run.query(c, d.advisoryCandidates(b), binds)).isNotEmpty();
+                        // the runtime's steps: the candidates, the lock, the take (and its fetch)
+                        var steps = run.steps(b, shape, "a", now);
+                        assertThat(steps.candidates(c, 5)).isNotEmpty();
                         assertThat(run.answer(c, d.advisoryLock(b).orElseThrow(), binds)).isTrue();
-                        Statement take = d.advisoryTake(b, shape);
-                        if (d.advisoryTakeReturnsRows(b)) {
-                            assertThat(run.query(c, take, binds).get(0).keySet()).isEqualTo(fetched.keySet());
-                        } else {
-                            assertThat(run.update(c, take, binds)).isEqualTo(1);
-                        }
+                        List<Map<String, Object>> taken = steps.take(c, ids.get(0));
+                        assertThat(taken).as("taken in " + shape).hasSize(1);
+                        assertThat(taken.get(0).keySet()).isEqualTo(fetched.keySet());
                         assertThat(run.answer(c, d.advisoryUnlock(b).orElseThrow(), binds)).isTrue();
                     }
                 }
@@ -134,8 +134,8 @@ class MySqlDialectIT {
                 run.run(c, "ROLLBACK TO SAVEPOINT tq_claim");
             }
             if (b.form() == Form.LEASE) {
-                run.claimInTransaction(c, b, ClaimShape.IDS, binds);
-                assertThat(run.update(c, d.leaseExtend(b), binds.ids(List.of()))).isEqualTo(1);
+                run.claimInTransaction(c, b, ClaimShape.IDS, claim);
+                assertThat(run.update(c, d.leaseExtend(b), binds)).isEqualTo(1);
             }
             for (Statement settlement : settlements(d, b, dead)) {
                 run.update(c, settlement, binds.ids(List.of()));
@@ -300,7 +300,7 @@ class MySqlDialectIT {
         RoleBinding<Record> b = RoleBinding.of(t, t.ID).fifoGroup(t.GRP).priority(t.PRIORITY)
                 .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build();
         long inWork = insert(t, "crm", 5, now.minusSeconds(60));
-        Binds binds = new Binds().group("crm").now(now).limit(1);
+        StatementRunner.ClaimAt binds = new StatementRunner.ClaimAt("crm", now, 1, null);
         try (Connection first = db.connect(); Connection second = db.connect()) {
             sql.begin(first, b);
             assertThat(StatementRunner.ids(sql.claimInTransaction(first, b, ClaimShape.IDS, binds)))
@@ -310,7 +310,8 @@ class MySqlDialectIT {
             sql.begin(second, b);
             assertThat(sql.claimInTransaction(second, b, ClaimShape.IDS, binds)).isEmpty();
             // what the guard is for: the head alone would now be the row that went ahead
-            assertThat(StatementRunner.ids(sql.query(second, mariadb.claimRowLock(b, ClaimShape.IDS), binds)))
+            assertThat(StatementRunner.ids(sql.query(second, mariadb.claimRowLock(b, ClaimShape.IDS),
+                    new Binds().group("crm").now(now).limit(1))))
                     .containsExactly(ahead);
             sql.rollback(second);
 
@@ -356,8 +357,8 @@ class MySqlDialectIT {
         long id = insert(t, "a", 0, now.minusSeconds(60));
         Instant until = now.plusSeconds(30).plusNanos(789);
         try (Connection c = db.connect()) {
-            Binds binds = new Binds().group("a").now(now).limit(1).leaseUntil(until);
-            assertThat(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, binds))).containsExactly(id);
+            StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt("a", now, 1, until);
+            assertThat(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, claim))).containsExactly(id);
             assertThat(sql.update(c, mariadb.ack(b), new Binds().id(id).now(now).leaseHeld(until))).isEqualTo(1);
         }
     }

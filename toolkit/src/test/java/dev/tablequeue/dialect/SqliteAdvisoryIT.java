@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -51,17 +52,19 @@ class SqliteAdvisoryIT {
         }
     }
 
-    /** One advisory claim: candidates in claim order, keys in work passed over, each other row taken. */
+    /**
+     * One advisory claim through the runtime's steps: candidates in claim order, keys in work passed over,
+     * each other row taken.
+     */
     private List<Taken> claim(Connection c, RoleBinding<?> b, int limit) throws SQLException {
         List<Taken> taken = new ArrayList<>();
-        Binds binds = new Binds().group("g").now(T0).limit(limit);
-        for (Map<String, Object> candidate : queues.run.rows(c, DIALECT.advisoryCandidates(b), binds)) {
-            Optional<SqliteKeyRegistry.Hold> hold = registry.tryTake(database, (String) candidate.get("tq_key"));
+        ClaimSequence<Map<String, Object>> steps = queues.run.steps(b, ClaimShape.ROLES, "g", T0);
+        for (ClaimSequence.Candidate candidate : steps.candidates(c, limit)) {
+            Optional<SqliteKeyRegistry.Hold> hold = registry.tryTake(database, candidate.key());
             if (hold.isEmpty()) {
                 continue;
             }
-            Binds take = new Binds().id(candidate.get("id")).group("g").now(T0);
-            List<Map<String, Object>> row = queues.run.rows(c, DIALECT.advisoryTake(b, ClaimShape.ROLES), take);
+            List<Map<String, Object>> row = steps.take(c, candidate.id());
             if (row.isEmpty()) {
                 hold.get().release();
             } else {
@@ -130,14 +133,13 @@ class SqliteAdvisoryIT {
         RoleBinding<Record> b = SqliteQueues.advisory(t, "advisory_settled-{id}");
         try (Connection c = queues.connect(); Connection other = queues.connect()) {
             long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
-            List<Map<String, Object>> candidates = queues.run.rows(c, DIALECT.advisoryCandidates(b),
-                    new Binds().group("g").now(T0).limit(5));
+            ClaimSequence<Map<String, Object>> steps = queues.run.steps(b, ClaimShape.ROLES, "g", T0);
+            List<ClaimSequence.Candidate> candidates = steps.candidates(c, 5);
             assertThat(candidates).hasSize(1);
-            String key = (String) candidates.get(0).get("tq_key");
+            String key = candidates.get(0).key();
             SqliteKeyRegistry.Hold hold = registry.tryTake(database, key).orElseThrow();
             queues.run.update(other, DIALECT.ack(b), new Binds().id(id).now(T0));
-            List<Map<String, Object>> row = queues.run.rows(c, DIALECT.advisoryTake(b, ClaimShape.ROLES),
-                    new Binds().id(id).group("g").now(T0));
+            List<Map<String, Object>> row = steps.take(c, id);
             assertThat(row).isEmpty();
             assertThat(hold.release()).isTrue();
             assertThat(queues.row(c, t, id)).containsEntry("attempt", 1);

@@ -6,6 +6,10 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.dialect.Param.Kind;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -15,6 +19,7 @@ import org.jooq.Record;
 import org.jooq.SQLDialect;
 import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The text SQLite's statements render to; what each does is proven on a SQLite file by
@@ -93,7 +98,8 @@ class SqliteDialectTextTest {
     }
 
     @Test
-    void advisory_candidates_are_the_first_due_rows_with_their_key_text_and_the_take_counts_the_attempt() {
+    void advisory_candidates_are_the_first_due_rows_with_their_key_text_and_the_take_counts_the_attempt(
+            @TempDir Path dir) throws SQLException {
         RoleBinding<Record> b = roles().advisory("jobs-{grp}-{id}").build();
         Statement candidates = dialect.advisoryCandidates(b);
         assertThat(candidates.sql()).isEqualTo("select `id`,"
@@ -110,7 +116,10 @@ class SqliteDialectTextTest {
         assertThat(dialect.advisoryTakeReturnsRows(null)).isTrue();
         assertThat(dialect.advisoryLock(b)).isEmpty();
         assertThat(dialect.advisoryUnlock(b)).isEmpty();
-        assertThat(dialect.advisoryKeysInProcess()).isTrue();
+        // no lock in the session: the process keeps the keys, per database file
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("keys.db"))) {
+            assertThat(dialect.processKeys(c)).isPresent();
+        }
     }
 
     @Test

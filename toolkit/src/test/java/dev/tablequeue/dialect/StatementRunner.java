@@ -3,25 +3,31 @@ package dev.tablequeue.dialect;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.internal.StatementBinder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jooq.Record;
 
 /**
  * Runs a dialect's built statements on a JDBC connection as the runtime does: prepared, bound in the
- * statement's order, and each claim as its form takes it (transaction, FIFO guard, claim, stamp).
+ * statement's order, and each claim through the runtime's own steps ({@link ClaimSequence}: FIFO guard,
+ * claim, stamp), in a transaction opened here.
  */
 final class StatementRunner {
     private final QueueDialect dialect;
+    private final Map<StepsOf, ClaimSequence<Map<String, Object>>> steps = new ConcurrentHashMap<>();
 
     StatementRunner(QueueDialect dialect) {
         this.dialect = dialect;
@@ -108,49 +114,73 @@ final class StatementRunner {
         c.setAutoCommit(true);
     }
 
-    /** The FIFO guard where the binding has one: false where the group has a row in work. */
-    boolean guard(Connection c, RoleBinding<?> b, Binds binds) throws SQLException {
-        Optional<FifoGuard> guard = dialect.fifoGuard(b);
-        if (guard.isEmpty()) {
-            return true;
-        }
-        if (!guard.get().answers()) {
-            query(c, guard.get().statement(), binds);
-            return true;
-        }
-        return answer(c, guard.get().statement(), binds);
+    /** What one claim asks for: the queue's group, the host's "now", the most rows, the lease's end (lease form). */
+    record ClaimAt(String group, Instant now, int limit, Instant until) {}
+
+    /**
+     * The runtime's claim steps ({@link ClaimSequence}) of {@code b}'s queue of {@code group}, its statements
+     * built in {@code shape} as a subscription builds them, its candidates and takes at {@code now}, over rows
+     * read as column maps. Built once per binding, shape, group and time.
+     */
+    ClaimSequence<Map<String, Object>> steps(RoleBinding<?> b, ClaimShape shape, String group, Instant now) {
+        return steps.computeIfAbsent(new StepsOf(b, shape, group, now), k -> new ClaimSequence<>(dialect, b,
+                SubscriptionStatements.build(dialect, b, shape, false, null), group, () -> now, new MapRows(b)));
     }
 
-    /** The guard and the claim of the binding's form, in the transaction {@code c} has open. */
-    List<Map<String, Object>> claimInTransaction(Connection c, RoleBinding<?> b, ClaimShape shape, Binds binds)
+    private record StepsOf(RoleBinding<?> binding, ClaimShape shape, String group, Instant now) {}
+
+    /**
+     * The guard and the claim of the binding's form, then the lease stamp where the claim does not stamp its
+     * rows, in the transaction {@code c} has open: the runtime's steps.
+     */
+    List<Map<String, Object>> claimInTransaction(Connection c, RoleBinding<?> b, ClaimShape shape, ClaimAt at)
             throws SQLException {
-        if (!guard(c, b, binds)) {
-            return List.of();
-        }
-        if (b.form() == Form.ROW_LOCK) {
-            return query(c, dialect.claimRowLock(b, shape), binds);
-        }
-        List<Map<String, Object>> rows = query(c, dialect.claimLease(b, shape), binds);
-        if (!dialect.claimLeaseStamps() && !rows.isEmpty()) {
-            int stamped = update(c, dialect.leaseStamp(b, rows.size()), binds.ids(ids(rows)));
-            if (stamped != rows.size()) {
-                throw new AssertionError("the stamp wrote " + stamped + " of " + rows.size() + " rows");
-            }
+        ClaimSequence<Map<String, Object>> steps = steps(b, shape, at.group(), at.now());
+        List<Map<String, Object>> rows = steps.claim(c, at.now(), at.until(), at.limit());
+        int stamped = steps.stamp(c, rows, at.until());
+        int expected = b.form() == Form.LEASE && !dialect.claimLeaseStamps() ? rows.size() : 0;
+        if (stamped != expected) {
+            throw new AssertionError("the stamp wrote " + stamped + " of " + expected + " rows");
         }
         return rows;
     }
 
     /** A whole lease claim: its transaction, the guard, the claim, the stamp, the commit. */
-    List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, Binds binds)
+    List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, ClaimAt at)
             throws SQLException {
         begin(c, b);
         try {
-            List<Map<String, Object>> rows = claimInTransaction(c, b, shape, binds);
+            List<Map<String, Object>> rows = claimInTransaction(c, b, shape, at);
             commit(c);
             return rows;
         } catch (SQLException | RuntimeException e) {
             rollback(c);
             throw e;
+        }
+    }
+
+    /** Claimed rows as column maps, by lower-case label; a claimed id without a row fails the test. */
+    private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
+        @Override
+        public List<Map<String, Object>> readAll(ResultSet rs) throws SQLException {
+            return read(rs);
+        }
+
+        @Override
+        public Map<String, Object> fromRecord(Record record, boolean stamped) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            record.intoMap().forEach((name, value) -> row.put(name.toLowerCase(Locale.ROOT), value));
+            return row;
+        }
+
+        @Override
+        public Object id(Map<String, Object> row) {
+            return binding.id().getDataType().convert(row.get(binding.id().getName().toLowerCase(Locale.ROOT)));
+        }
+
+        @Override
+        public Map<String, Object> unfetched(Object id, String failure) {
+            throw new AssertionError(failure);
         }
     }
 

@@ -1,0 +1,183 @@
+package dev.tablequeue.internal;
+
+import dev.tablequeue.binding.Event;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.SubscriptionStatements;
+import dev.tablequeue.dialect.TransactionOpening;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/**
+ * The steps a claim of one queue (a table, and a group where it has one) runs on its connection, shared by
+ * every form: the FIFO guard, the claim (the dialect's or the service's own), the lease stamp, the advisory
+ * candidates and take, and the fetch of a row by id. Which steps run, in which transaction, is the caller's:
+ * the runtime's claimers, and the dialect tests, which run these same steps on each database.
+ *
+ * @param <R> what a claimed row is read as
+ */
+public class ClaimSequence<R> {
+    /** An advisory candidate: a row's id and its key. */
+    public record Candidate(Object id, String key) {}
+
+    /** Reads the rows a claim returns. */
+    public interface Rows<R> {
+        /** Every row of {@code rs}. */
+        List<R> readAll(ResultSet rs) throws SQLException;
+
+        /** A row the service's own fetch read; {@code stamped} where the claim counted its attempt. */
+        R fromRecord(Record record, boolean stamped);
+
+        /** The id of a claimed row, in the Java type of its column. */
+        Object id(R row);
+
+        /** What stands for a claimed {@code id} the fetch found no row for, failing with {@code failure}. */
+        R unfetched(Object id, String failure);
+    }
+
+    private final QueueDialect dialect;
+    private final RoleBinding<?> binding;
+    private final SubscriptionStatements statements;
+    private final String group;
+    private final Supplier<Instant> clock;
+    private final Rows<R> rows;
+
+    /**
+     * @param statements the statements built for the queue
+     * @param group the queue's group, or null where the table has none
+     * @param clock the host's "now" of the candidates and the take (the claim is given its own)
+     */
+    public ClaimSequence(QueueDialect dialect, RoleBinding<?> binding, SubscriptionStatements statements,
+            String group, Supplier<Instant> clock, Rows<R> rows) {
+        this.dialect = dialect;
+        this.binding = binding;
+        this.statements = statements;
+        this.group = group;
+        this.clock = clock;
+        this.rows = rows;
+    }
+
+    /** How many rows one claim may take for {@code free} workers: one where order or the service's claim needs it. */
+    public int limit(int free) {
+        return binding.fifo() || binding.owns(Event.CLAIM) ? 1 : free;
+    }
+
+    /**
+     * Whether a lease claim is one statement that leases its rows itself: auto-commit then makes it atomic
+     * without a transaction.
+     */
+    public boolean leasesInOneStatement() {
+        return statements.guard().isEmpty() && statements.stamp().isEmpty()
+                && !binding.owns(Event.CLAIM) && statements.opening().equals(TransactionOpening.DEFAULT);
+    }
+
+    /** Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open transaction. */
+    public List<R> claim(Connection c, Instant now, Instant until, int limit) throws SQLException {
+        Binds binds = new Binds().group(group).now(now).limit(limit).leaseUntil(until);
+        if (statements.guard().isPresent()) {
+            var guard = statements.guard().get();
+            if (guard.answers()) {
+                if (!Jdbc.query(c, guard.statement(), binds, dialect, Jdbc::firstBoolean)) {
+                    return List.of();
+                }
+            } else {
+                Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
+            }
+        }
+        if (binding.owns(Event.CLAIM)) {
+            return ownClaim(c, until);
+        }
+        return Jdbc.query(c, statements.claim(), binds, dialect, rows::readAll);
+    }
+
+    /**
+     * Stamps the lease of rows the dialect's claim selected without stamping them (an own claim was stamped
+     * before its fetch); returns how many rows the stamps wrote, as the driver counts them.
+     */
+    public int stamp(Connection c, List<R> claimed, Instant until) throws SQLException {
+        if (claimed.isEmpty() || statements.stamp().isEmpty() || binding.owns(Event.CLAIM)) {
+            return 0;
+        }
+        List<Binds> stamps = new ArrayList<>(claimed.size());
+        for (R row : claimed) {
+            stamps.add(new Binds().ids(List.of(rows.id(row))).leaseUntil(until));
+        }
+        int written = 0;
+        for (int count : Jdbc.updateEach(c, statements.stamp().get(), stamps, dialect)) {
+            written += count;
+        }
+        return written;
+    }
+
+    /**
+     * The service's own claim: it returns the ids it took (and locked, in the row lock form); in the lease
+     * form the dialect stamps them; then the service's own fetch, or the dialect's, reads them.
+     */
+    private List<R> ownClaim(Connection c, Instant until) throws SQLException {
+        List<?> ids = binding.own().claim().claim(DSL.using(c, dialect.sqlDialect()), group, 1);
+        if (ids == null || ids.isEmpty()) {
+            return List.of();
+        }
+        Object id = ids.get(0);
+        if (statements.stamp().isPresent()) {
+            Jdbc.update(c, statements.stamp().get(), new Binds().ids(List.of(id)).leaseUntil(until), dialect);
+        }
+        return fetch(c, id);
+    }
+
+    /**
+     * The advisory candidates, in claim order, up to {@code limit}: id and key of due rows, keys held elsewhere
+     * left out where the database can see them.
+     */
+    public List<Candidate> candidates(Connection c, int limit) throws SQLException {
+        Binds binds = new Binds().group(group).now(clock.get()).limit(limit);
+        return Jdbc.query(c, statements.claim(), binds, dialect, rs -> {
+            List<Candidate> list = new ArrayList<>();
+            while (rs.next()) {
+                list.add(new Candidate(rs.getObject(1), rs.getString(2)));
+            }
+            return list;
+        });
+    }
+
+    /** Takes a candidate's row, whose key the connection holds, while it is still claimable; empty where it is not. */
+    public List<R> take(Connection c, Object id) throws SQLException {
+        Binds binds = new Binds().id(id).group(group).now(clock.get());
+        Statement take = statements.take().orElseThrow();
+        if (statements.fetchOne().isEmpty()) {
+            return Jdbc.query(c, take, binds, dialect, rows::readAll);
+        }
+        if (Jdbc.update(c, take, binds, dialect) == 0) {
+            return List.of();
+        }
+        return fetch(c, id);
+    }
+
+    /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */
+    public List<R> fetch(Connection c, Object id) throws SQLException {
+        List<R> fetched;
+        if (binding.owns(Event.FETCH)) {
+            fetched = new ArrayList<>();
+            for (Record r : binding.own().fetch().fetch(DSL.using(c, dialect.sqlDialect()), List.of(id))) {
+                fetched.add(rows.fromRecord(r, binding.form() != Form.ROW_LOCK));
+            }
+        } else {
+            fetched = Jdbc.query(c, statements.fetchOne().orElseThrow(), new Binds().ids(List.of(id)), dialect,
+                    rows::readAll);
+        }
+        if (fetched.isEmpty()) {
+            return List.of(rows.unfetched(id, "claimed id " + id + " of table \"" + binding.tableName()
+                    + "\" has no row in the fetch"));
+        }
+        return fetched;
+    }
+}
