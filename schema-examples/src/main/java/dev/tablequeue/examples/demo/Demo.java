@@ -158,8 +158,8 @@ public final class Demo {
      * Starts the broker, shows progress until every job has reached its end (or none has for a while), closes it;
      * counts {@code demo_results} too where the run is {@code transactional}.
      */
-    private static Summary process(Plan plan, boolean transactional, QueueBroker broker, Tally tally, DemoMeters meters, DSLContext ctx,
-            RoleBinding<?> binding, PrintStream out, boolean terminal) {
+    private static Summary process(Plan plan, boolean transactional, QueueBroker broker, Tally tally,
+            DemoMeters meters, DSLContext ctx, RoleBinding<?> binding, PrintStream out, boolean terminal) {
         Progress progress = new Progress(out, terminal, plan.jobs());
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The demo's core, {@link Demo#run}, as its command runs it but in the test's JVM and with 200 jobs (300 for
- * the transactional run), on a database of the test's own. Each database runs this suite through a small subclass; the tests are final.
+ * the transactional run), on a database of the test's own. Each database runs this suite through a small
+ * subclass; the tests are final.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class DemoContract {
