@@ -228,7 +228,13 @@ public final class Demo {
             problems.add(String.format(Locale.ROOT, "demo_results rows: %,d, but %,d jobs acknowledged in %s",
                     results.rows(), acknowledged, binding.tableName()));
         }
-        expect(problems, "demo_results rows from a second attempt", results.laterAttempts(), plan.failsOnce());
+        // Only the jobs that fail once are acknowledged on a later attempt: a job whose delivery never reached its
+        // handler (the broker logs why) returns by its lease with an attempt counted, and shows here.
+        if (results.laterAttempts() != plan.failsOnce()) {
+            problems.add(String.format(Locale.ROOT, "demo_results rows from a second attempt: %,d, planned %,d (a"
+                    + " job whose delivery did not reach its handler comes back with an attempt counted)",
+                    results.laterAttempts(), plan.failsOnce()));
+        }
         return problems;
     }
 
