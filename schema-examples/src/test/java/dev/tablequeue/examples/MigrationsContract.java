@@ -84,7 +84,7 @@ public abstract class MigrationsContract {
 
     @Test
     final void every_generated_table_reads_in_the_migrated_database() throws SQLException {
-        assertThat(schema().getTables()).hasSize(16);
+        assertThat(schema().getTables()).hasSize(17);
         try (Connection c = db.connect()) {
             DSLContext ctx = DSL.using(c, dialect());
             for (Table<?> table : schema().getTables()) {

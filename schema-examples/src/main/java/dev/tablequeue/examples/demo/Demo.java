@@ -6,6 +6,7 @@ import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.Publisher;
 import dev.tablequeue.broker.QueueBroker;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -25,6 +27,9 @@ import org.jooq.impl.DSL;
  * {@code demo_jobs} in batches, and processes them with several workers through the broker, showing its
  * progress, then checks the outcome against its {@link Plan} and the table. Some jobs fail their first
  * attempt and are retried after a short delay; a few fail every attempt and end in the dead letter.
+ * With {@code --transactional} the subscription is mounted with {@code transactional()} and each handler
+ * writes a row into {@code demo_results} through the delivery's transaction ({@link DemoResults}), which
+ * only an acknowledgement commits; the summary then checks that table too.
  *
  * <p>The handler does no work of its own, so the jobs per second it prints are the queue's own cost on the
  * database: claim, decode, settle. Exit code 0 when every job was processed or dead-lettered as planned,
@@ -80,8 +85,8 @@ public final class Demo {
         // broker never takes for itself.
         try (DemoDatabase db = DemoDatabase.open(options.url(), options.workers() + 3);
                 DemoMeters meters = new DemoMeters()) {
-            out.printf(Locale.ROOT, "tablequeue demo: %,d jobs, %d workers, on %s%n", plan.jobs(), options.workers(),
-                    db.describe());
+            out.printf(Locale.ROOT, "tablequeue demo: %,d jobs, %d workers%s, on %s%n", plan.jobs(), options.workers(),
+                    options.transactional() ? ", transactional handlers" : "", db.describe());
             int applied = db.migrate();
             out.printf(Locale.ROOT, "migrated %s: %d migration(s) applied%n", db.kind().name().toLowerCase(Locale.ROOT),
                     applied);
@@ -89,12 +94,16 @@ public final class Demo {
             QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL)
                     .listener(BrokerListener.all(tally, meters.listener())).build();
             RoleBinding<?> binding = db.binding();
-            broker.subscribe(InboxQueue.of(binding, QUEUE))
+            Mount<DemoJob> mount = broker.subscribe(InboxQueue.of(binding, QUEUE))
                     .payload(DemoJob.class)
                     .workers(options.workers())
                     .maxAttempts(Plan.MAX_ATTEMPTS)
-                    .deadLetter(DEAD_LETTER)
-                    .handle(Demo::handle);
+                    .deadLetter(DEAD_LETTER);
+            if (options.transactional()) {
+                mount.transactional().handle(DemoResults::handle);
+            } else {
+                mount.handle(Demo::handle);
+            }
             meters.bind(broker);
             DSLContext ctx = DSL.using(db.pool(), broker.dialect().sqlDialect());
             try {
@@ -102,8 +111,14 @@ public final class Demo {
                 if (earlier > 0) {
                     out.printf(Locale.ROOT, "emptied %s: %,d rows of an earlier run%n", binding.tableName(), earlier);
                 }
+                if (options.transactional()) {
+                    int results = DemoResults.empty(ctx);
+                    if (results > 0) {
+                        out.printf(Locale.ROOT, "emptied demo_results: %,d rows of an earlier run%n", results);
+                    }
+                }
                 enqueue(plan, broker.publisher(), binding, ctx, out);
-                return process(plan, broker, tally, meters, ctx, binding, out, terminal);
+                return process(plan, options.transactional(), broker, tally, meters, ctx, binding, out, terminal);
             } finally {
                 broker.close();
             }
@@ -139,9 +154,12 @@ public final class Demo {
                 plan.jobs(), batches, BATCH, took.toNanos() / 1e9, Progress.perSecond(plan.jobs(), took));
     }
 
-    /** Starts the broker, shows progress until every job has reached its end (or none has for a while), closes it. */
-    private static Summary process(Plan plan, QueueBroker broker, Tally tally, DemoMeters meters, DSLContext ctx,
-            RoleBinding<?> binding, PrintStream out, boolean terminal) {
+    /**
+     * Starts the broker, shows progress until every job has reached its end (or none has for a while), closes it;
+     * counts {@code demo_results} too where the run is {@code transactional}.
+     */
+    private static Summary process(Plan plan, boolean transactional, QueueBroker broker, Tally tally,
+            DemoMeters meters, DSLContext ctx, RoleBinding<?> binding, PrintStream out, boolean terminal) {
         Progress progress = new Progress(out, terminal, plan.jobs());
         List<String> problems = new ArrayList<>();
         long start = System.nanoTime();
@@ -173,8 +191,10 @@ public final class Demo {
         Tally.Counts counts = tally.counts();
         progress.finish(counts, elapsed);
         problems.addAll(check(plan, counts, ctx, binding));
+        Optional<DemoResults.Counts> results = transactional ? Optional.of(DemoResults.count(ctx)) : Optional.empty();
+        results.ifPresent(r -> problems.addAll(check(plan, r, ctx, binding)));
         DemoMeters.Figures figures = meters.read(binding.tableName(), QUEUE);
-        Summary summary = new Summary(plan, counts, elapsed, report, figures, List.copyOf(problems));
+        Summary summary = new Summary(plan, counts, elapsed, report, figures, results, List.copyOf(problems));
         summary.print(out);
         return summary;
     }
@@ -188,13 +208,41 @@ public final class Demo {
         Field<String> group = binding.column(Role.GROUP).orElseThrow().coerce(String.class);
         Field<?> processedAt = binding.column(Role.PROCESSED_AT).orElseThrow();
         String table = binding.tableName();
-        expect(problems, table + " rows of group \"" + QUEUE + "\" acknowledged",
-                rows(ctx, binding, group.eq(QUEUE).and(processedAt.isNotNull())), plan.processed());
+        expect(problems, table + " rows of group \"" + QUEUE + "\" acknowledged", acknowledged(ctx, binding),
+                plan.processed());
         expect(problems, table + " rows of group \"" + QUEUE + "\" not acknowledged",
                 rows(ctx, binding, group.eq(QUEUE).and(processedAt.isNull())), 0);
         expect(problems, table + " rows of group \"" + DEAD_LETTER + "\"",
                 rows(ctx, binding, group.eq(DEAD_LETTER)), plan.dead());
         return problems;
+    }
+
+    /**
+     * Each way {@code demo_results} differs from the jobs acknowledged in the table: a row per acknowledged job,
+     * and a row from a second attempt for each job that failed its first (whose own row was rolled back).
+     */
+    private static List<String> check(Plan plan, DemoResults.Counts results, DSLContext ctx, RoleBinding<?> binding) {
+        List<String> problems = new ArrayList<>();
+        long acknowledged = acknowledged(ctx, binding);
+        if (results.rows() != acknowledged) {
+            problems.add(String.format(Locale.ROOT, "demo_results rows: %,d, but %,d jobs acknowledged in %s",
+                    results.rows(), acknowledged, binding.tableName()));
+        }
+        // Only the jobs that fail once are acknowledged on a later attempt: a job whose delivery never reached its
+        // handler (the broker logs why) returns by its lease with an attempt counted, and shows here.
+        if (results.laterAttempts() != plan.failsOnce()) {
+            problems.add(String.format(Locale.ROOT, "demo_results rows from a second attempt: %,d, planned %,d (a"
+                    + " job whose delivery did not reach its handler comes back with an attempt counted)",
+                    results.laterAttempts(), plan.failsOnce()));
+        }
+        return problems;
+    }
+
+    /** The rows of group {@value #QUEUE} that an acknowledgement stamped. */
+    private static long acknowledged(DSLContext ctx, RoleBinding<?> binding) {
+        Field<String> group = binding.column(Role.GROUP).orElseThrow().coerce(String.class);
+        Field<?> processedAt = binding.column(Role.PROCESSED_AT).orElseThrow();
+        return rows(ctx, binding, group.eq(QUEUE).and(processedAt.isNotNull()));
     }
 
     private static long rows(DSLContext ctx, RoleBinding<?> binding, Condition condition) {

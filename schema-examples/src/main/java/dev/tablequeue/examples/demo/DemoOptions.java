@@ -10,20 +10,25 @@ import java.util.Optional;
  * @param jobs how many jobs to enqueue and process
  * @param workers how many deliveries run at once
  * @param url the database, or empty for a fresh temporary SQLite file
+ * @param transactional whether the subscription is mounted with {@code transactional()}, each handler writing
+ *     its result into {@code demo_results} through the delivery's transaction
  * @param help whether to print the usage and stop
  */
-record DemoOptions(int jobs, int workers, Optional<String> url, boolean help) {
+record DemoOptions(int jobs, int workers, Optional<String> url, boolean transactional, boolean help) {
     static final int DEFAULT_JOBS = 10_000;
     static final int DEFAULT_WORKERS = 4;
 
     static final String USAGE = """
-            usage: Demo [--jobs N] [--workers N] [--url JDBC-URL]
-              --jobs N       jobs to enqueue and process (default 10000)
-              --workers N    deliveries in work at once (default 4)
-              --url URL      jdbc:postgresql://host:port/db?user=.. or jdbc:mariadb://host:port/db?user=.. :
-                             a database of your own, into which Flyway migrates the example tables;
-                             jdbc:sqlite:FILE for a file of your choice.
-                             Default: a fresh SQLite file in a temporary folder, deleted at the end.""";
+            usage: Demo [--jobs N] [--workers N] [--url JDBC-URL] [--transactional]
+              --jobs N         jobs to enqueue and process (default 10000)
+              --workers N      deliveries in work at once (default 4)
+              --url URL        jdbc:postgresql://host:port/db?user=.. or jdbc:mariadb://host:port/db?user=.. :
+                               a database of your own, into which Flyway migrates the example tables;
+                               jdbc:sqlite:FILE for a file of your choice.
+                               Default: a fresh SQLite file in a temporary folder, deleted at the end.
+              --transactional  mount the subscription with transactional(): each handler writes a row into
+                               demo_results through delivery.tx() on every attempt, which only an
+                               acknowledgement commits, and the summary checks one row per acknowledged job.""";
 
     /**
      * Reads the options from {@code args}. Each argument is split at white space too, so that Maven's
@@ -43,6 +48,7 @@ record DemoOptions(int jobs, int workers, Optional<String> url, boolean help) {
         int jobs = DEFAULT_JOBS;
         int workers = DEFAULT_WORKERS;
         String url = null;
+        boolean transactional = false;
         boolean help = false;
         for (int i = 0; i < words.size(); i++) {
             String word = words.get(i);
@@ -50,6 +56,12 @@ record DemoOptions(int jobs, int workers, Optional<String> url, boolean help) {
             String inline = word.contains("=") ? word.substring(word.indexOf('=') + 1) : null;
             switch (name) {
                 case "--help", "-h" -> help = true;
+                case "--transactional" -> {
+                    if (inline != null) {
+                        throw new IllegalArgumentException("--transactional takes no value, was \"" + word + "\"");
+                    }
+                    transactional = true;
+                }
                 case "--jobs", "--workers", "--url" -> {
                     String value = inline;
                     if (value == null) {
@@ -70,7 +82,7 @@ record DemoOptions(int jobs, int workers, Optional<String> url, boolean help) {
         if (url != null) {
             DemoDatabase.check(url);
         }
-        return new DemoOptions(jobs, workers, Optional.ofNullable(url), help);
+        return new DemoOptions(jobs, workers, Optional.ofNullable(url), transactional, help);
     }
 
     private static int number(String option, String value, int min, int max) {

@@ -47,13 +47,18 @@ record Plan(int jobs) {
      * the last of a job that always fails (the last one's retry moves it to the dead letter instead).
      */
     long retries() {
+        return failsOnce() + (long) (MAX_ATTEMPTS - 1) * dead();
+    }
+
+    /** How many jobs should fail their first attempt and be acknowledged on their second. */
+    long failsOnce() {
         long failsOnce = 0;
         for (int n = 1; n <= jobs; n++) {
             if (fate(n) == Fate.FAILS_ONCE) {
                 failsOnce++;
             }
         }
-        return failsOnce + (long) (MAX_ATTEMPTS - 1) * dead();
+        return failsOnce;
     }
 
     /** One per thousand jobs, rounded up, so even a small run dead-letters one. */

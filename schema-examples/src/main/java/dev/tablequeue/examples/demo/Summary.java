@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How a demo run ended: what the broker reported, what the plan called for, and every way the two (or the
@@ -15,10 +16,11 @@ import java.util.Locale;
  * @param elapsed from the broker's start to the last job's end (or to giving up)
  * @param shutdown what closing the broker reported
  * @param meters the queue's Micrometer meters at the end
+ * @param results what {@code demo_results} held at the end of a transactional run; empty for another run
  * @param problems each way the run fell short of the plan, in words; empty when it did not
  */
 record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport shutdown, DemoMeters.Figures meters,
-        List<String> problems) {
+        Optional<DemoResults.Counts> results, List<String> problems) {
 
     long processed() {
         return counts.processed();
@@ -47,6 +49,9 @@ record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport 
         out.printf(Locale.ROOT, "retried        %,8d   (planned %,d)%n", retried(), plan.retries());
         out.printf(Locale.ROOT, "dead-lettered  %,8d   (planned %,d, into group \"%s\")%n", dead(), plan.dead(),
                 Demo.DEAD_LETTER);
+        results.ifPresent(r -> out.printf(Locale.ROOT,
+                "results        %,8d   (acknowledged %,d; rows in demo_results, %,d from a second attempt)%n",
+                r.rows(), processed(), r.laterAttempts()));
         out.printf(Locale.ROOT, "elapsed        %8.2f s%n", elapsed.toNanos() / 1e9);
         out.printf(Locale.ROOT, "throughput     %,8d   jobs/s%n", jobsPerSecond());
         if (counts.failures() > 0) {

@@ -1,23 +1,33 @@
 package dev.tablequeue.examples.demo;
 
+import static dev.tablequeue.examples.jooq.Tables.DEMO_RESULTS;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tablequeue.examples.demo.DemoJob.Fate;
 
 import dev.tablequeue.testkit.LiveDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The demo's core, {@link Demo#run}, as its command runs it but in the test's JVM and with 200 jobs, on a
- * database of the test's own. Each database runs this suite through a small subclass; the tests are final.
+ * The demo's core, {@link Demo#run}, as its command runs it but in the test's JVM and with 200 jobs (300 for
+ * the transactional run), on a database of the test's own. Each database runs this suite through a small
+ * subclass; the tests are final.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class DemoContract {
     private static final int JOBS = 200;
+    private static final int TRANSACTIONAL_JOBS = 300;
 
     /** The database under test. */
     protected abstract LiveDatabase.Engine engine();
@@ -48,6 +58,7 @@ public abstract class DemoContract {
         assertThat(summary.dead()).isEqualTo(plan.dead()).isEqualTo(1);
         assertThat(summary.retried()).isPositive().isEqualTo(plan.retries());
         assertThat(summary.ok()).isTrue();
+        assertThat(summary.results()).isEmpty();
         String printed = out.toString(StandardCharsets.UTF_8);
         assertThat(printed)
                 .contains("enqueued 200 jobs in 1 transaction(s)")
@@ -56,7 +67,46 @@ public abstract class DemoContract {
                 .containsPattern("dead-lettered +1 +\\(planned 1, into group \"dead\"\\)")
                 .contains("broker closed: ShutdownReport[")
                 .contains("OK: every job was processed or dead-lettered as planned")
+                .doesNotContain("transactional")
+                .doesNotContain("demo_results")
                 .doesNotContain("\r");
+    }
+
+    @Test
+    final void a_transactional_run_commits_one_result_per_acknowledged_job_and_none_of_a_rolled_back_attempt()
+            throws SQLException {
+        Plan plan = new Plan(TRANSACTIONAL_JOBS);
+        // an earlier transactional run leaves its results, which the next one empties first
+        run(new ByteArrayOutputStream(), "--jobs", "20", "--transactional", "--url", db.url());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        Summary summary = run(out, "--jobs", String.valueOf(TRANSACTIONAL_JOBS), "--transactional", "--url", db.url());
+
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary.problems()).as(printed).isEmpty();
+        assertThat(summary.dead()).isEqualTo(plan.dead()).isEqualTo(1);
+        assertThat(summary.retried()).isEqualTo(plan.retries());
+        assertThat(summary.results()).contains(new DemoResults.Counts(plan.processed(), plan.failsOnce()));
+        // what a connection of the test's own reads: each acknowledged job's row, written by the attempt that
+        // was acknowledged; a job that failed its first attempt has only its second's, one that always failed none
+        Map<Integer, Integer> expected = new HashMap<>();
+        for (int n = 1; n <= TRANSACTIONAL_JOBS; n++) {
+            Fate fate = plan.fate(n);
+            if (fate != Fate.ALWAYS_FAILS) {
+                expected.put(n, fate == Fate.FAILS_ONCE ? 2 : 1);
+            }
+        }
+        try (Connection c = db.connect()) {
+            assertThat(DSL.using(c).select(DEMO_RESULTS.JOB, DEMO_RESULTS.ATTEMPT).from(DEMO_RESULTS)
+                    .fetchMap(DEMO_RESULTS.JOB, DEMO_RESULTS.ATTEMPT)).isEqualTo(expected);
+        }
+        assertThat(printed)
+                .contains("tablequeue demo: 300 jobs, 4 workers, transactional handlers, on ")
+                .contains("emptied demo_results: 19 rows of an earlier run")
+                .containsPattern("processed +299 +\\(planned 299\\)")
+                .containsPattern("results +299 +\\(acknowledged 299; rows in demo_results, "
+                        + plan.failsOnce() + " from a second attempt\\)")
+                .contains("OK: every job was processed or dead-lettered as planned");
     }
 
     @Test

@@ -11,22 +11,33 @@ class DemoOptionsTest {
 
     @Test
     void no_options_mean_ten_thousand_jobs_four_workers_and_a_temporary_sqlite_file() {
-        assertThat(DemoOptions.parse()).isEqualTo(new DemoOptions(10_000, 4, Optional.empty(), false));
+        assertThat(DemoOptions.parse()).isEqualTo(new DemoOptions(10_000, 4, Optional.empty(), false, false));
         // An empty demo.args arrives as one empty argument.
-        assertThat(DemoOptions.parse("")).isEqualTo(new DemoOptions(10_000, 4, Optional.empty(), false));
+        assertThat(DemoOptions.parse("")).isEqualTo(new DemoOptions(10_000, 4, Optional.empty(), false, false));
     }
 
     @Test
     void options_in_one_argument_are_split_at_white_space() {
         assertThat(DemoOptions.parse(" --jobs 2000  --workers 8 "))
-                .isEqualTo(new DemoOptions(2000, 8, Optional.empty(), false));
+                .isEqualTo(new DemoOptions(2000, 8, Optional.empty(), false, false));
     }
 
     @Test
     void an_option_takes_its_value_after_an_equals_sign_too() {
         String url = "jdbc:postgresql://127.0.0.1:5432/tq_demo?user=postgres";
         assertThat(DemoOptions.parse("--jobs=20", "--url=" + url))
-                .isEqualTo(new DemoOptions(20, 4, Optional.of(url), false));
+                .isEqualTo(new DemoOptions(20, 4, Optional.of(url), false, false));
+    }
+
+    @Test
+    void transactional_mounts_the_subscription_with_transactional_and_takes_no_value() {
+        assertThat(DemoOptions.parse("--jobs 300 --transactional"))
+                .isEqualTo(new DemoOptions(300, 4, Optional.empty(), true, false));
+        assertThat(DemoOptions.parse("--transactional", "--workers", "2"))
+                .isEqualTo(new DemoOptions(10_000, 2, Optional.empty(), true, false));
+        assertThatIllegalArgumentException().isThrownBy(() -> DemoOptions.parse("--transactional=yes"))
+                .withMessage("--transactional takes no value, was \"--transactional=yes\"");
+        assertThat(DemoOptions.USAGE).contains("[--transactional]").contains("delivery.tx()");
     }
 
     @Test
