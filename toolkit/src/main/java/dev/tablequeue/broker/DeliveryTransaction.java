@@ -154,6 +154,15 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
         }
     }
 
+    /**
+     * Whether the transaction of its own (lease form) is open, from its opening to its end: on a database that
+     * takes one writer at a time, it holds that database's write lock meanwhile (SQLite's immediate and
+     * exclusive modes from the start, the deferred mode from its first write).
+     */
+    boolean holdsTheDatabase() {
+        return lent != null && permitHeld.get();
+    }
+
     /** Whether the acknowledgement is to commit the handler's writes with the row's settlement. */
     boolean keeps() {
         return keeps;

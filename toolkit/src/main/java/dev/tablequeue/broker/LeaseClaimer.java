@@ -116,9 +116,18 @@ final class LeaseClaimer implements Claimer {
         }
     }
 
-    /** Extends the lease of every delivery in work; runs each half lease. */
+    /**
+     * Extends the lease of every delivery in work; runs each half lease. A transactional delivery whose
+     * transaction holds a one-writer database (SQLite) is passed over while it does.
+     */
     private void extendAll() {
         for (InWork d : ctx.inWork) {
+            if (d.tx != null && !ctx.dialect.claimsInParallel() && d.tx.holdsTheDatabase()) {
+                // where the database takes one writer, a delivery's open transaction keeps every other writer
+                // out (another claim of its row included) until it settles, and an extension would wait for it
+                // while holding the delivery, which its settlement needs: a deadlock until the busy timeout
+                continue;
+            }
             try {
                 extend(d, Leases.expiry(ctx.now(), ctx.lease));
             } catch (Exception e) {
