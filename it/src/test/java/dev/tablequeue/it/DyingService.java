@@ -1,5 +1,16 @@
 package dev.tablequeue.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.binding.Form;
@@ -21,6 +32,37 @@ import org.jooq.Record;
  */
 public final class DyingService {
     private DyingService() {}
+
+    /**
+     * Runs this service in a JVM of its own with {@code args}, waits (up to a minute) until its handler holds a
+     * row, then kills it and waits for it to end.
+     */
+    static void killWhileHolding(String... args) throws Exception {
+        String javaBin = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path"),
+                DyingService.class.getName()));
+        command.addAll(List.of(args));
+        Process dying = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
+            var holding = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.startsWith("HOLDING ")) {
+                            return line;
+                        }
+                    }
+                    return "exited";
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            assertThat(holding.get(60, TimeUnit.SECONDS)).startsWith("HOLDING ");
+        } finally {
+            dying.destroyForcibly();
+            assertThat(dying.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         String url = args[0];

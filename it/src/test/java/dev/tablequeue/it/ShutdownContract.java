@@ -16,15 +16,10 @@ import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.testkit.LiveDatabase;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -325,31 +320,7 @@ public abstract class ShutdownContract extends BrokerFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
         publish(broker(), b, "emails", 1);
-        String javaBin = ProcessHandle.current().info().command().orElseThrow();
-        Process dying = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
-                DyingService.class.getName(), db.url(), t.getName(), form.name(), timeTypeName())
-                .redirectErrorStream(true)
-                .start();
-        try {
-            BufferedReader out = new BufferedReader(
-                    new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
-            var holding = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("HOLDING ")) {
-                            return line;
-                        }
-                    }
-                    return "exited";
-                } catch (IOException e) {
-                    return "failed: " + e;
-                }
-            });
-            assertThat(holding.get(60, SECONDS)).startsWith("HOLDING ");
-        } finally {
-            dying.destroyForcibly();
-            assertThat(dying.waitFor(30, SECONDS)).isTrue();
-        }
+        DyingService.killWhileHolding(db.url(), t.getName(), form.name(), timeTypeName());
         if (form == Form.LEASE) {
             // its lease (one second, from the dead process's clock) has run out by this broker's clock
             clock.advance(Duration.ofMinutes(1));

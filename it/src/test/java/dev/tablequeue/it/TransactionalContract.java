@@ -20,10 +20,6 @@ import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.testkit.LiveDatabase;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -471,30 +467,7 @@ public abstract class TransactionalContract extends BrokerFixture {
         RoleBinding<Record> b = binding(t, form);
         Table<Record> effects = effects();
         publish(broker(), b, "emails", 1);
-        String javaBin = ProcessHandle.current().info().command().orElseThrow();
-        Process dying = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
-                DyingService.class.getName(), db.url(), t.getName(), form.name(), timeTypeName(), effects.getName())
-                .redirectErrorStream(true)
-                .start();
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
-            var holding = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("HOLDING ")) {
-                            return line;
-                        }
-                    }
-                    return "exited";
-                } catch (IOException e) {
-                    return "failed: " + e;
-                }
-            });
-            assertThat(holding.get(60, SECONDS)).startsWith("HOLDING ");
-        } finally {
-            dying.destroyForcibly();
-            assertThat(dying.waitFor(30, SECONDS)).isTrue();
-        }
+        DyingService.killWhileHolding(db.url(), t.getName(), form.name(), timeTypeName(), effects.getName());
         assertThat(effectsIn(effects)).isEmpty();
         if (form == Form.LEASE) {
             clock.advance(Duration.ofMinutes(1));
