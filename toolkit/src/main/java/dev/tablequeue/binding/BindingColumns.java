@@ -11,6 +11,15 @@ import org.jooq.Table;
 final class BindingColumns {
     private BindingColumns() {}
 
+    /** See {@link RoleBinding#lastErrorLength()}; {@code column} is null where the table keeps no last error. */
+    static int lastErrorLength(Table<?> table, Field<?> column) {
+        if (column == null) {
+            return 0;
+        }
+        int declared = BindingDraft.declaredLength(table, column);
+        return declared > 0 ? Math.min(declared, RoleBinding.LAST_ERROR_LONGEST) : RoleBinding.LAST_ERROR_LONGEST;
+    }
+
     /** See {@link RoleBinding#rowColumns()}. */
     static List<Field<?>> rowColumns(Table<?> table, Map<Role, Field<?>> roles, List<Field<?>> headerFields,
             List<Field<?>> data) {

@@ -49,6 +49,7 @@ public final class RoleBinding<R extends Record> {
     private final OwnStatements own;
     private final Set<Event> owned;
     private final Set<String> generated;
+    private final boolean keysInOrder;
 
     private RoleBinding(Builder<R> b) {
         this.table = b.table;
@@ -63,6 +64,23 @@ public final class RoleBinding<R extends Record> {
         this.own = OwnStatements.of(b.own);
         this.owned = own.events();
         this.generated = Set.copyOf(b.generatedNames());
+        this.keysInOrder = false;
+    }
+
+    private RoleBinding(RoleBinding<R> o) {
+        this.table = o.table;
+        this.roles = o.roles;
+        this.fifo = o.fifo;
+        this.headerFields = o.headerFields;
+        this.data = o.data;
+        this.form = o.form;
+        this.advisoryKey = o.advisoryKey;
+        this.clock = o.clock;
+        this.opening = o.opening;
+        this.own = o.own;
+        this.owned = o.owned;
+        this.generated = o.generated;
+        this.keysInOrder = true;
     }
 
     /** Starts the binding of {@code table}, whose rows are identified by {@code id}. */
@@ -105,17 +123,32 @@ public final class RoleBinding<R extends Record> {
      * where jOOQ's class gives a shorter one; 0 where the table keeps no last error.
      */
     public int lastErrorLength() {
-        Field<?> column = roles.get(Role.LAST_ERROR);
-        if (column == null) {
-            return 0;
-        }
-        int declared = BindingDraft.declaredLength(table, column);
-        return declared > 0 ? Math.min(declared, LAST_ERROR_LONGEST) : LAST_ERROR_LONGEST;
+        return BindingColumns.lastErrorLength(table, roles.get(Role.LAST_ERROR));
     }
 
     /** Whether each group keeps its order: one row of a group in work at a time. */
     public boolean fifo() {
         return fifo;
+    }
+
+    /**
+     * This binding as a {@code workersByKey(n)} subscription claims with: a claim takes a row only where no
+     * unfinished row of the same group and partition key has a smaller id, so each key's rows run one at a
+     * time, in id order. A row whose key is NULL is not ordered.
+     *
+     * @throws BindingException where the table has no partition key column
+     */
+    public RoleBinding<R> inKeyOrder() {
+        if (!roles.containsKey(Role.PARTITION_KEY)) {
+            throw new BindingException(tableName(), "rows run in key order only on a table with a partition key"
+                    + " column (partitionKey(..))");
+        }
+        return keysInOrder ? this : new RoleBinding<>(this);
+    }
+
+    /** Whether claims take only the first unfinished row of each partition key ({@link #inKeyOrder()}). */
+    public boolean keysInOrder() {
+        return keysInOrder;
     }
 
     /** The columns that each hold one header (the header-fields layout), empty otherwise. */
@@ -197,7 +230,7 @@ public final class RoleBinding<R extends Record> {
      * Declares a binding, one setting at a time; {@link #build()} checks every rule a type cannot carry and
      * throws {@link BindingException} naming the table and the rule.
      */
-    public static final class Builder<R extends Record> extends BindingDraft<R> {
+    public static final class Builder<R extends Record> extends OwnSettings<R> {
 
         private Builder(Table<R> table, Field<?> id) {
             super(table, id);
@@ -334,50 +367,6 @@ public final class RoleBinding<R extends Record> {
                 declaredGenerated.add(column.getName());
             }
             return this;
-        }
-
-        /** The service's own claim, returning the ids it took (not in the advisory form). */
-        public Builder<R> ownClaim(Own.Claim claim) {
-            return own(Event.CLAIM, claim);
-        }
-
-        /** The service's own fetch of claimed ids, e.g. over a join. */
-        public Builder<R> ownFetch(Own.Fetch fetch) {
-            return own(Event.FETCH, fetch);
-        }
-
-        /** The service's own acknowledgement, retry or drop. */
-        public Builder<R> own(Event event, Own.Settle settle) {
-            if (event != Event.ACK && event != Event.RETRY && event != Event.DROP) {
-                problems.add("own(" + event + ", ..) takes a settlement of one row (ACK, RETRY or DROP): "
-                        + event + " is declared with " + ownSetting(event));
-            }
-            return own(event, (Object) settle);
-        }
-
-        /** The service's own delayed retry. */
-        public Builder<R> ownRetryAfter(Own.RetryAfter retryAfter) {
-            return own(Event.RETRY_AFTER, retryAfter);
-        }
-
-        /** The service's own dead-letter move. */
-        public Builder<R> ownDeadLetter(Own.DeadLetter deadLetter) {
-            return own(Event.DEAD_LETTER, deadLetter);
-        }
-
-        /** The service's own lease extension (lease form only). */
-        public Builder<R> ownExtend(Own.Extend extend) {
-            return own(Event.EXTEND, extend);
-        }
-
-        /** The service's own advisory lock; comes with {@link #ownUnlock} (advisory form only). */
-        public Builder<R> ownLock(Own.Lock lock) {
-            return own(Event.LOCK, lock);
-        }
-
-        /** The service's own advisory release; comes with {@link #ownLock} (advisory form only). */
-        public Builder<R> ownUnlock(Own.Lock unlock) {
-            return own(Event.UNLOCK, unlock);
         }
 
         /**

@@ -60,6 +60,9 @@ final class Declarations {
             throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
                     + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
+        if (mount.byKey) {
+            checkByKey(where, binding);
+        }
         if (mount.transactional && mount.batch > 0) {
             throw new DeclarationException(where + "transactional() serves single deliveries, and batch("
                     + mount.batch + ") hands the handler a list: a delivery's own transaction cannot span a batch;"
@@ -74,6 +77,24 @@ final class Declarations {
             dialect.refuseChannel(channel).ifPresent(reason -> {
                 throw new DeclarationException(where + reason);
             });
+        }
+    }
+
+    /** The rules of {@code workersByKey(n)}: a partition key, and a claim that can keep the keys' order. */
+    private static void checkByKey(String where, RoleBinding<?> binding) {
+        if (!binding.has(Role.PARTITION_KEY)) {
+            throw new DeclarationException(where + "workersByKey(n) runs the rows of each partition key in order, and"
+                    + " table \"" + binding.tableName() + "\" has no partition key column: declare partitionKey(..)"
+                    + " in its binding, or use workers(n)");
+        }
+        if (binding.fifo()) {
+            throw new DeclarationException(where + "workersByKey(n) is declared on table \"" + binding.tableName()
+                    + "\", whose FIFO group already runs one row of the group at a time: use workers(n)");
+        }
+        if (binding.owns(Event.CLAIM)) {
+            throw new DeclarationException(where + "workersByKey(n) needs the dialect's claim, which takes only the"
+                    + " first unfinished row of each key, and table \"" + binding.tableName()
+                    + "\" declares ownClaim(..)");
         }
     }
 

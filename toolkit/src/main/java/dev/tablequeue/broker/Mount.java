@@ -18,6 +18,8 @@ public final class Mount<T> {
     final Class<T> payloadType;
     final boolean rows;
     int workers = 1;
+    /** Whether the rows of one partition key run one at a time, in id order ({@link #workersByKey}). */
+    boolean byKey;
     boolean transactional;
     /** The most rows one claim takes for one handler ({@link #batch}); 0 for a handler per row. */
     int batch;
@@ -54,6 +56,22 @@ public final class Mount<T> {
             throw new IllegalArgumentException("workers must be at least 1, was " + n + " (" + queue + ")");
         }
         this.workers = n;
+        return this;
+    }
+
+    /**
+     * Up to {@code n} deliveries at once, each of a different partition key: a key's rows run one at a time,
+     * in id order (the order they were published in, by one publisher), while other keys' rows run beside
+     * them, on this broker and on every other one subscribed to the queue. A claim takes a row only where no
+     * unfinished row of its group and key has a smaller id, so a row that is retried holds its key until it
+     * comes due and runs again, and the key's next row waits for it. Rows whose key is NULL are not ordered.
+     * The table needs a partition key column; not with a FIFO group (which already runs one row of the group
+     * at a time) or the service's own claim. An index on (group, partition key, id) over the unfinished rows
+     * keeps the claim's check cheap.
+     */
+    public Mount<T> workersByKey(int n) {
+        workers(n);
+        this.byKey = true;
         return this;
     }
 

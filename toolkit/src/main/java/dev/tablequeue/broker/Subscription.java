@@ -87,7 +87,7 @@ final class Subscription<T> {
         dialect.validate(binding);
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
         SubscriptionStatements statements = SubscriptionStatements.build(dialect, binding, shape,
-                mount.deadLetterGroup != null, mount.deadLetterTable);
+                mount.deadLetterGroup != null, mount.deadLetterTable, mount.byKey);
         statements.prepare(dialect, connection, binding.tableName(), queue.toString());
         AttemptDefault.check(connection, binding, queue.toString());
         RowReader reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));

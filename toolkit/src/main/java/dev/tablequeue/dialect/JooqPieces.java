@@ -66,7 +66,34 @@ abstract class JooqPieces implements QueueDialect {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
         }
+        if (b.keysInOrder()) {
+            conditions.add(DSL.notExists(earlierOfKey(w, b)));
+        }
         return DSL.and(conditions);
+    }
+
+    /**
+     * An unfinished row of the claimed row's group and partition key with a smaller id: while one exists the
+     * row waits ({@link RoleBinding#inKeyOrder()}). It reads the rows as committed, without locking them: a
+     * row in work is unfinished until its settlement commits, so the key's next row is not taken before.
+     */
+    org.jooq.Select<?> earlierOfKey(StatementWriter w, RoleBinding<?> b) {
+        Field<?> key = b.column(Role.PARTITION_KEY).orElseThrow();
+        List<Condition> conditions = new ArrayList<>();
+        conditions.add(earlier(key).eq(outer(b, key)));
+        conditions.add(earlier(b.id()).lt(outer(b, b.id())));
+        b.column(Role.GROUP).ifPresent(g -> conditions.add(earlier(g).eq(w.bind(Param.of(Param.Kind.GROUP), typed(g)))));
+        b.column(Role.PROCESSED_AT).ifPresent(p -> conditions.add(earlier(p).isNull()));
+        return w.dsl().selectOne().from(b.table().as("tq_before")).where(DSL.and(conditions));
+    }
+
+    private static Field<Object> earlier(Field<?> column) {
+        return DSL.field(DSL.name("tq_before", column.getName()));
+    }
+
+    /** {@code column} of the statement's own table, qualified by the table's name (for a correlated subquery). */
+    static Field<Object> outer(RoleBinding<?> b, Field<?> column) {
+        return DSL.field(DSL.name(b.table().getName(), column.getName()));
     }
 
     /** Claim order: priority, then retry_after, then id, each where the table has it. */

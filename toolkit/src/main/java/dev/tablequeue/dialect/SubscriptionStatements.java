@@ -44,12 +44,24 @@ public record SubscriptionStatements(
     /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
     public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
             boolean deadLetterToGroup, Table<?> deadLetterTable) {
+        return build(dialect, binding, shape, deadLetterToGroup, deadLetterTable, false);
+    }
+
+    /**
+     * As {@link #build(QueueDialect, RoleBinding, ClaimShape, boolean, Table)}; where {@code inKeyOrder}, the
+     * claim (or the advisory candidates) is built over {@link RoleBinding#inKeyOrder()}, for
+     * {@code workersByKey(n)}. The advisory take keeps the plain condition: a row that was the first of its key
+     * when the candidates were read stays so until it is finished.
+     */
+    public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
+            boolean deadLetterToGroup, Table<?> deadLetterTable, boolean inKeyOrder) {
         Form form = binding.form();
         boolean ownClaim = binding.owns(dev.tablequeue.binding.Event.CLAIM);
+        RoleBinding<?> claimed = inKeyOrder ? binding.inKeyOrder() : binding;
         Statement claim = switch (form) {
-            case ROW_LOCK -> dialect.claimRowLock(binding, shape);
-            case LEASE -> dialect.claimLease(binding, shape);
-            case ADVISORY -> dialect.advisoryCandidates(binding);
+            case ROW_LOCK -> dialect.claimRowLock(claimed, shape);
+            case LEASE -> dialect.claimLease(claimed, shape);
+            case ADVISORY -> dialect.advisoryCandidates(claimed);
         };
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;

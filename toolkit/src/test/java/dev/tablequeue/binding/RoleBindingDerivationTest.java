@@ -199,6 +199,30 @@ class RoleBindingDerivationTest {
     }
 
     @Test
+    void the_key_order_copy_keeps_every_role_and_only_it_claims_in_key_order() {
+        var t = SUPPORT_TICKETS;
+        RoleBinding<Record> plain = RoleBinding.of(t, t.ID).group(t.QUEUE).partitionKey(t.CUSTOMER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lease(t.LOCKED_UNTIL).build();
+
+        RoleBinding<Record> keyed = plain.inKeyOrder();
+
+        assertThat(plain.keysInOrder()).isFalse();
+        assertThat(keyed.keysInOrder()).isTrue();
+        assertThat(keyed.inKeyOrder()).isSameAs(keyed);
+        assertThat(keyed.roles()).isEqualTo(plain.roles());
+        assertThat(keyed.form()).isEqualTo(plain.form());
+        assertThat(keyed.insertColumns()).isEqualTo(plain.insertColumns());
+    }
+
+    @Test
+    void key_order_is_refused_on_a_table_without_a_partition_key_naming_the_table() {
+        assertThatExceptionOfType(dev.tablequeue.BindingException.class)
+                .isThrownBy(() -> SEND_EMAIL.inKeyOrder())
+                .withMessageContaining("email_jobs")
+                .withMessageContaining("partition key");
+    }
+
+    @Test
     void the_insert_writes_roles_then_header_fields_then_data_leaving_out_what_the_database_fills() {
         var t = ORDER_JOBS;
 

@@ -43,6 +43,22 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void a_claim_in_key_order_takes_a_row_only_where_no_unfinished_row_of_its_group_and_key_comes_before_it() {
+        Statement claim = dialect.claimRowLock(roles().partitionKey(t.PARTITION_KEY).build().inKeyOrder(),
+                ClaimShape.IDS);
+        assertThat(claim.sql()).isEqualTo("select \"id\" from \"email_jobs\""
+                + " where (\"grp\" = ? and \"retry_after\" <= " + TS + " and \"processed_at\" is null"
+                + " and not exists (select 1 as \"one\" from \"email_jobs\" as \"tq_before\""
+                + " where (\"tq_before\".\"partition_key\" = \"email_jobs\".\"partition_key\""
+                + " and \"tq_before\".\"id\" < \"email_jobs\".\"id\" and \"tq_before\".\"grp\" = ?"
+                + " and \"tq_before\".\"processed_at\" is null)))"
+                + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
+                + " fetch next ? rows only for update skip locked");
+        assertThat(claim.params()).extracting(Param::kind)
+                .containsExactly(Kind.GROUP, Kind.NOW, Kind.GROUP, Kind.LIMIT);
+    }
+
+    @Test
     void the_lease_claim_is_one_statement_that_locks_stamps_and_returns_the_attempt_as_it_was() {
         Statement claim = dialect.claimLease(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES);
         assertThat(claim.sql()).isEqualTo("with \"tq_claimed\"(\"tq_id\") as (select \"id\" from \"email_jobs\""
