@@ -56,7 +56,8 @@ final class AdvisoryClaimer implements Claimer {
             keys.returnConnection(first, false);
             throw e;
         }
-        if (!ctx.dialect.claimsInParallel() || free == 1 || untried.size() <= 1) {
+        // in process, each row's handler runs on this thread as it is taken
+        if (!ctx.dialect.claimsInParallel() || ctx.broker.inProcess || free == 1 || untried.size() <= 1) {
             claimInTurn(free, dispatch, first, untried);
         } else {
             claimSideBySide(free, dispatch, first, untried);

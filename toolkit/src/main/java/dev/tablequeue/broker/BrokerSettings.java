@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.DeclarationException;
 import dev.tablequeue.TableQueueException;
+import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.transport.HandlerMiddleware;
@@ -28,6 +29,7 @@ abstract class BrokerSettings {
     Codec codec = new JacksonCodec();
     BrokerListener listener = new BrokerListener() {};
     boolean listenNotify;
+    boolean inProcess;
     QueueDialect dialect;
     int poolSize;
     final Map<String, QueueBroker.Route> routes = new LinkedHashMap<>();
@@ -37,6 +39,41 @@ abstract class BrokerSettings {
 
     BrokerSettings(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    abstract QueueBroker.Builder self();
+
+    /** Leads publishes under {@code name} into {@code binding}'s table; a name ending in {@code *} is a prefix. */
+    public QueueBroker.Builder route(String name, RoleBinding<?> binding) {
+        addRoute(name, new QueueBroker.Route(binding, null));
+        return self();
+    }
+
+    /** Leads publishes under {@code name} into {@code binding}'s table through the service's own insert. */
+    public QueueBroker.Builder route(String name, RoleBinding<?> binding, OwnInsert insert) {
+        addRoute(name, new QueueBroker.Route(binding, Objects.requireNonNull(insert, "insert")));
+        return self();
+    }
+
+    /** Wraps every publish of this broker; middlewares run in the order they are added, the first outermost. */
+    public QueueBroker.Builder publishMiddleware(PublishMiddleware middleware) {
+        publishMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
+        return self();
+    }
+
+    /** Wraps every handler call of this broker's subscriptions, in the order added, the first outermost. */
+    public QueueBroker.Builder handlerMiddleware(HandlerMiddleware middleware) {
+        handlerMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
+        return self();
+    }
+
+    /**
+     * Where a publish on the caller's connection inside a transaction the broker cannot see (a framework's,
+     * such as Spring's) defers its wake-up to that transaction's commit; see {@link AfterCommit}.
+     */
+    public QueueBroker.Builder afterCommit(AfterCommit hook) {
+        this.afterCommit = Objects.requireNonNull(hook, "hook");
+        return self();
     }
 
     void addRoute(String name, QueueBroker.Route route) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +31,13 @@ final class Deliveries<T> implements Dispatch {
     private final Slots slots;
     private final Completer completer;
     private final long pollNanos;
-    /** Where the handlers run: a virtual thread each, or the subscription's platform threads. */
-    private final ExecutorService handlers;
+    /**
+     * Where the handlers run: a virtual thread each, or the subscription's platform threads; in in-process
+     * mode, the thread that claims.
+     */
+    private final Executor handlers;
+    /** The threads behind {@link #handlers}, shut down at the drain; null in in-process mode. */
+    private final ExecutorService threads;
     /**
      * A batch subscription's rows of the claim in progress, started together when it ends; else null. The
      * claim thread and a claim's further connections (advisory) add to it, under its own monitor.
@@ -57,9 +63,11 @@ final class Deliveries<T> implements Dispatch {
         this.pollNanos = pollNanos;
         String name = "tablequeue-handler-" + queue.name();
         this.batch = subscription.mount.batch > 0 ? new ArrayList<>() : null;
-        int threads = subscription.mount.threads;
-        this.handlers = threads > 0 ? Executors.newFixedThreadPool(threads, Threads.platform(name))
+        int platform = subscription.mount.threads;
+        this.threads = subscription.broker.inProcess ? null
+                : platform > 0 ? Executors.newFixedThreadPool(platform, Threads.platform(name))
                 : Executors.newThreadPerTaskExecutor(Threads.virtual(name));
+        this.handlers = threads != null ? threads : Runnable::run;
     }
 
     /**
@@ -67,7 +75,9 @@ final class Deliveries<T> implements Dispatch {
      * still running after the drain settles later, as on a virtual thread).
      */
     void shutdown() {
-        handlers.shutdown();
+        if (threads != null) {
+            threads.shutdown();
+        }
     }
 
     /** Starts counting a new claim's rows. */

@@ -53,6 +53,8 @@ public final class QueueBroker {
     final Codec codec;
     final BrokerListener listener;
     final boolean listenNotify;
+    /** In-process mode ({@link Builder#inProcess()}): deliveries run on the thread that publishes. */
+    final boolean inProcess;
     final QueueDialect dialect;
     final ConnectionBudget budget;
     final DSLContext db;
@@ -76,6 +78,7 @@ public final class QueueBroker {
         this.codec = b.codec;
         this.listener = b.listener;
         this.listenNotify = b.listenNotify;
+        this.inProcess = b.inProcess;
         this.routes = Collections.unmodifiableMap(new LinkedHashMap<>(b.routes));
         this.dialect = b.dialect();
         this.budget = new ConnectionBudget(poolSize);
@@ -173,6 +176,21 @@ public final class QueueBroker {
         LOG.info("tablequeue subscription {} resumed", queue);
     }
 
+    /**
+     * In-process mode: runs on this thread every delivery that is due now, subscription by subscription, and
+     * returns once their outcomes are written.
+     *
+     * @throws IllegalStateException where the broker is not in {@link Builder#inProcess() in-process mode}
+     */
+    public void runDue() {
+        requireOpen("run what is due");
+        if (!inProcess) {
+            throw new IllegalStateException("runDue() runs deliveries on the caller's thread in in-process mode;"
+                    + " this broker's subscriptions claim on threads of their own: build it with inProcess()");
+        }
+        subscriptions.started().forEach(Subscription::runInline);
+    }
+
     /** Whether the subscription to {@code queue} is paused. */
     public boolean isPaused(InboxQueue<?> queue) {
         return subscriptions.of(queue).paused();
@@ -243,6 +261,11 @@ public final class QueueBroker {
 
         private Builder(DataSource dataSource) {
             super(dataSource);
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /** How long an idle subscription waits before it claims again (default one second). */
@@ -326,36 +349,17 @@ public final class QueueBroker {
             return this;
         }
 
-        /** Leads publishes under {@code name} into {@code binding}'s table; a name ending in {@code *} is a prefix. */
-        public Builder route(String name, RoleBinding<?> binding) {
-            addRoute(name, new Route(binding, null));
-            return this;
-        }
-
-        /** Leads publishes under {@code name} into {@code binding}'s table through the service's own insert. */
-        public Builder route(String name, RoleBinding<?> binding, OwnInsert insert) {
-            addRoute(name, new Route(binding, Objects.requireNonNull(insert, "insert")));
-            return this;
-        }
-
-        /** Wraps every publish of this broker; middlewares run in the order they are added, the first outermost. */
-        public Builder publishMiddleware(PublishMiddleware middleware) {
-            publishMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
-            return this;
-        }
-
-        /** Wraps every handler call of this broker's subscriptions, in the order added, the first outermost. */
-        public Builder handlerMiddleware(HandlerMiddleware middleware) {
-            handlerMiddlewares.add(Objects.requireNonNull(middleware, "middleware"));
-            return this;
-        }
-
         /**
-         * Where a publish on the caller's connection inside a transaction the broker cannot see (a framework's,
-         * such as Spring's) defers its wake-up to that transaction's commit; see {@link AfterCommit}.
+         * In-process mode, for tests and for tools that run one step at a time: the subscriptions claim on no
+         * thread of their own. A publish that commits on its own connection ({@code publish(binding, message)},
+         * {@code publish(name, payload)}, {@code publishAll(binding, messages)}) runs the handlers of what is
+         * due in its table on the caller's thread, and returns once their outcomes are written; so does the
+         * commit of a publish in the caller's transaction where the broker sees it ({@link CommitWakeups}, an
+         * {@link AfterCommit} hook). What comes due later (a delayed retry, a row another process wrote, a
+         * publish whose commit the broker cannot see) runs at {@link QueueBroker#runDue()}.
          */
-        public Builder afterCommit(AfterCommit hook) {
-            this.afterCommit = Objects.requireNonNull(hook, "hook");
+        public Builder inProcess() {
+            this.inProcess = true;
             return this;
         }
 

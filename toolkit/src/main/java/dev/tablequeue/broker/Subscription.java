@@ -69,6 +69,10 @@ final class Subscription<T> {
     private final ReentrantLock claimTurn = new ReentrantLock();
     /** Released when the subscription stops: a failed delivery held before its retry is let go then. */
     private final CountDownLatch stopping = new CountDownLatch(1);
+    /** In-process mode: the most claims one {@link #runInline()} makes. */
+    private static final int INLINE_CLAIMS = 1000;
+    /** Set by a {@link #runInline()} nested in a handler of this thread's own: claim once more. */
+    private volatile boolean inlineAgain;
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -137,9 +141,62 @@ final class Subscription<T> {
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
         completer.start();
-        claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
-        claims.start();
+        if (!broker.inProcess) {
+            claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
+            claims.start();
+        }
         claimer.start(name);
+    }
+
+    /**
+     * In-process mode: claims and handles on this thread what is due, claim after claim until one finds
+     * nothing (at most {@link #INLINE_CLAIMS} claims, so a handler that retries at once forever ends), then
+     * waits for the outcomes to be written. A call from a handler this thread is running (a handler that
+     * publishes into its own table) makes the running call claim once more instead.
+     */
+    void runInline() {
+        if (!running || paused) {
+            return;
+        }
+        if (claimTurn.isHeldByCurrentThread()) {
+            inlineAgain = true;
+            return;
+        }
+        long deadline = System.nanoTime() + broker.drainTimeout.toNanos();
+        try {
+            for (int claim = 0; claim < INLINE_CLAIMS; claim++) {
+                int dispatched;
+                // one caller at a time: another thread's publish waits here for this one's claim and handlers
+                claimTurn.lock();
+                try {
+                    inlineAgain = false;
+                    completer.beforeClaim();
+                    int free = slots.take(mount.batch > 0 ? mount.batch : mount.workers, 0);
+                    deliveries.claimBegins();
+                    try {
+                        if (free > 0) {
+                            claimUnlessPaused(free);
+                        }
+                    } finally {
+                        dispatched = deliveries.dispatched();
+                        slots.giveBack(free - dispatched);
+                    }
+                    completer.beforeClaim();
+                } finally {
+                    claimTurn.unlock();
+                }
+                slots.awaitAllSettled(deadline);
+                if (dispatched == 0 && !inlineAgain) {
+                    return;
+                }
+            }
+            LOG.warn("{} ran {} claims in process without running out of due rows; what is still due runs at the"
+                    + " next publish or runDue()", queue, INLINE_CLAIMS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new dev.tablequeue.TableQueueException("the in-process claim on " + queue + " failed: " + e, e);
+        }
     }
 
     void stop() {
@@ -165,8 +222,10 @@ final class Subscription<T> {
     Drain drain(long deadline) {
         try {
             long left = deadline - System.nanoTime();
-            if (left > 0) {
+            if (left > 0 && claims != null) {
                 claims.join(Duration.ofNanos(left));
+            } else if (claims == null) {
+                completer.claimsEnded();
             }
             completer.drainQueued(deadline);
             // the handlers in work finish and their outcomes are written, up to the deadline
@@ -192,14 +251,16 @@ final class Subscription<T> {
         long until = System.nanoTime() + CLOSE_GRACE.toNanos();
         try {
             // the claim thread gives back what it still takes
-            claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+            if (claims != null) {
+                claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         completer.awaitUnderWay(until);
         claimer.awaitStopped(until);
         deliveries.shutdown();
-        if (claims.isAlive()) {
+        if (claims != null && claims.isAlive()) {
             LOG.warn("the claim thread of {} is still in a statement {} after the drain timeout; a row it takes"
                     + " is given back at once", queue, CLOSE_GRACE);
         }
@@ -325,7 +386,9 @@ final class Subscription<T> {
     void stopAndAwaitClaims() {
         stop();
         try {
-            claims.join(CLOSE_GRACE);
+            if (claims != null) {
+                claims.join(CLOSE_GRACE);
+            }
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }

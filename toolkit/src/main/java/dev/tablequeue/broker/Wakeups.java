@@ -15,11 +15,18 @@ final class Wakeups {
         this.started = started;
     }
 
-    /** Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null). */
+    /**
+     * Wakes the subscriptions of {@code binding}'s table that read {@code group} (every one where null); in
+     * in-process mode, runs what is due in them on this thread.
+     */
     void wake(RoleBinding<?> binding, String group) {
         for (Subscription<?> s : started) {
             if (s.reads(binding.tableName(), group)) {
-                s.wakeup.wake();
+                if (s.broker.inProcess) {
+                    s.runInline();
+                } else {
+                    s.wakeup.wake();
+                }
             }
         }
     }
