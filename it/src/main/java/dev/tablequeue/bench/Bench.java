@@ -109,6 +109,21 @@ public final class Bench {
                     entries.add(consume(db, Scenarios.CONSUME, form, workers));
                 }
             }
+            if (options.runs("batch")) {
+                for (Form form : engine.forms()) {
+                    if (options.forms().contains(form)) {
+                        for (int size : BenchOptions.BATCHES) {
+                            entries.add(consumeBatches(db, form, options.workers().getLast(), size));
+                        }
+                    }
+                }
+            }
+            if (options.runs("growth")) {
+                Form form = engine.forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
+                if (options.forms().contains(form)) {
+                    entries.add(consumeGrown(db, form, options.workers().getLast()));
+                }
+            }
             if (engine == Engine.POSTGRES && options.runs("db-scheduler")) {
                 for (int workers : options.workers()) {
                     CaseResult result = new CaseResult(engine.label(), Scenarios.CONSUME, Forms.DB_SCHEDULER,
@@ -171,14 +186,57 @@ public final class Bench {
         return new Rounds.Entry(result, trials);
     }
 
+    /**
+     * tablequeue's {@code batch(size)} beside the batched raw loop claiming {@code size} rows at a time (where
+     * the form has one), at {@code workers} workers.
+     */
+    private Rounds.Entry consumeBatches(BenchDatabase db, Form form, int workers, int size) {
+        CaseResult result = new CaseResult(db.engine().label(), Scenarios.consumeBatch(size), Forms.of(form), workers);
+        Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+        if (options.runs("batched") && RawBatchLoop.covers(form)) {
+            trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
+                    table -> new RawBatchLoop(db, table, form, size).run(workers, n)));
+        }
+        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+                table -> BrokerRun.run(db, table, form, workers, size, n, timeout(n))));
+        return new Rounds.Entry(result, trials);
+    }
+
+    /**
+     * tablequeue on a table of pending rows alone, and on one where as many acknowledged rows as
+     * {@link #grownRows()} come before them: what a queue table that keeps its processed rows costs a claim.
+     */
+    private Rounds.Entry consumeGrown(BenchDatabase db, Form form, int workers) {
+        CaseResult result = new CaseResult(db.engine().label(), Scenarios.CONSUME_GROWN, Forms.of(form), workers);
+        Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+                table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
+        trials.put(CaseResult.GROWN, n -> consumeOnce(db, n, grownRows(),
+                table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
+        return new Rounds.Entry(result, trials);
+    }
+
+    /** The acknowledged rows of the growth case (as {@link BenchReport#grownRows()} reports them). */
+    private long grownRows() {
+        return options.quick() ? BenchOptions.GROWN_ROWS_QUICK : BenchOptions.GROWN_ROWS;
+    }
+
     private interface OnTable {
         Measurement run(BenchTable table) throws Exception;
     }
 
     /** A fresh table of {@code n} due rows, consumed by {@code run}; every row must end acknowledged. */
     private static Measurement consumeOnce(BenchDatabase db, long n, OnTable run) throws Exception {
+        return consumeOnce(db, n, 0, run);
+    }
+
+    /** As {@link #consumeOnce(BenchDatabase, long, OnTable)}, behind {@code acknowledged} acknowledged rows. */
+    private static Measurement consumeOnce(BenchDatabase db, long n, long acknowledged, OnTable run) throws Exception {
         BenchTable table = db.newTable();
         try {
+            if (acknowledged > 0) {
+                db.fillAcknowledged(table, acknowledged);
+            }
             db.prefill(table, n);
             System.gc();
             Measurement m = run.run(table);
@@ -302,6 +360,14 @@ public final class Bench {
                 + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
                 + " id, without and with the outbox's handler middleware (the record read before the handler,"
                 + " marked after it).");
+        method.add("Batches: '" + Scenarios.consumeBatch(16) + "' and '" + Scenarios.consumeBatch(64) + "' run"
+                + " tablequeue's batch(n) with workers(n) at the most workers and a handler answering"
+                + " BatchOutcome.all(Outcome.ack()), beside the batched raw loop claiming n rows at a time; the"
+                + " db-scheduler ratio compares them with db-scheduler's single tasks at the same thread count.");
+        method.add("Growth: '" + Scenarios.CONSUME_GROWN + "' runs the same subscription (row lock; SQLite: lease)"
+                + " on a table of pending rows alone and on one where " + String.format(Locale.ROOT, "%,d",
+                grownRows()) + " acknowledged rows (written by one INSERT .. SELECT the server generates, before"
+                + " the pending rows, so they hold the smaller ids) share the table and its indexes.");
         method.add("PostgreSQL's main figures run on " + DATABASE + " (ALTER DATABASE .. SET synchronous_commit ="
                 + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
                 + DURABLE_DATABASE + " with the server's default. MariaDB's and SQLite's durability settings"

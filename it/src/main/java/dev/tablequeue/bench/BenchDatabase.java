@@ -185,6 +185,14 @@ final class BenchDatabase implements AutoCloseable {
         execute(engine.analyze(table.getName()));
     }
 
+    /**
+     * Writes {@code acknowledged} acknowledged messages into {@code table} ahead of its pending ones (so they
+     * hold the smaller ids, as old rows do), in one statement the server generates.
+     */
+    void fillAcknowledged(BenchTable table, long acknowledged) {
+        execute(engine.fillAcknowledged(table.getName(), acknowledged, PAYLOAD));
+    }
+
     /** The values of {@code binding}'s insert for one bench message, in the insert's column order. */
     static List<Object> insertValues(RoleBinding<Record> binding) {
         List<Object> values = new ArrayList<>();

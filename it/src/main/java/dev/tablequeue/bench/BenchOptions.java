@@ -38,7 +38,12 @@ record BenchOptions(
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
     static final List<String> PARTS = List.of("consume", "publish", "latency", "db-scheduler", "durable", "outbox",
-            "batched");
+            "batched", "batch", "growth");
+    /** The acknowledged rows beside the pending ones in the {@code growth} case: full mode, then quick mode. */
+    static final long GROWN_ROWS = 1_000_000;
+    static final long GROWN_ROWS_QUICK = 10_000;
+    /** The batch sizes of the {@code batch} cases. */
+    static final List<Integer> BATCHES = List.of(16, 64);
 
     static BenchOptions parse(String... args) {
         boolean quick = false;

@@ -31,6 +31,11 @@ record BenchReport(
         List<LatencyResult> latencies,
         List<String> notes) {
 
+    /** The acknowledged rows the growth case put before its pending ones. */
+    long grownRows() {
+        return mode.equals("quick") ? BenchOptions.GROWN_ROWS_QUICK : BenchOptions.GROWN_ROWS;
+    }
+
     /** Every failure of every case, each naming its case. */
     List<String> failures() {
         return cases.stream().flatMap(c -> c.failures().stream().map(f -> c + ": " + f)).toList();

@@ -1,6 +1,7 @@
 package dev.tablequeue.bench;
 
 import dev.tablequeue.binding.Form;
+import dev.tablequeue.broker.BatchOutcome;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
@@ -24,6 +25,15 @@ final class BrokerRun {
 
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
             Duration timeout) throws Exception {
+        return run(db, table, form, workers, 0, messages, timeout);
+    }
+
+    /**
+     * As {@link #run(BenchDatabase, BenchTable, Form, int, long, Duration)}; with {@code batch > 0}, the
+     * subscription is {@code batch(batch)} and its handler acknowledges every row of a batch at once.
+     */
+    static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch, long messages,
+            Duration timeout) throws Exception {
         CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         BrokerListener listener = new BrokerListener() {
@@ -44,8 +54,12 @@ final class BrokerRun {
         };
         QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(listener)
                 .drainTimeout(Duration.ofSeconds(10)).build();
-        broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers)
-                .handle((payload, delivery) -> Outcome.ack());
+        var mount = broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers);
+        if (batch > 0) {
+            mount.batch(batch).handle((payloads, deliveries) -> BatchOutcome.all(Outcome.ack()));
+        } else {
+            mount.handle((payload, delivery) -> Outcome.ack());
+        }
         try {
             Stopwatch watch = Stopwatch.start();
             broker.start();

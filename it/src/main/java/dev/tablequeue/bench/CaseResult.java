@@ -22,6 +22,8 @@ final class CaseResult {
     static final String RAW_BATCHED = "raw JDBC, batched";
     /** tablequeue with the outbox tracking every message (its untracked figure is {@link #TABLEQUEUE}'s). */
     static final String TRACKED = "tablequeue, outbox tracked";
+    /** tablequeue on a table that also holds many acknowledged rows ({@link Scenarios#CONSUME_GROWN}). */
+    static final String GROWN = "tablequeue, beside acknowledged rows";
     /** The peer a Java user would pick instead. */
     static final String DB_SCHEDULER = "db-scheduler";
 

@@ -27,6 +27,8 @@ final class MarkdownReport {
         settings(md, report.settings());
         throughput(md, report);
         dbScheduler(md, report);
+        batches(md, report);
+        growth(md, report);
         outbox(md, report);
         others(md, report);
         latency(md, report.latencies());
@@ -112,6 +114,67 @@ final class MarkdownReport {
         md.append('\n');
     }
 
+    /**
+     * The {@code batch(n)} cases: tablequeue beside the batched raw loop claiming n rows at a time, and beside
+     * db-scheduler's single deliveries at the same thread count where the run has them.
+     */
+    private static void batches(StringBuilder md, BenchReport report) {
+        List<CaseResult> cases = report.cases().stream().filter(c -> Scenarios.isBatch(c.scenario())).toList();
+        if (cases.isEmpty()) {
+            return;
+        }
+        md.append("## Batches\n\nMessages per second, median of the rounds (best - worst). The batched raw loop claims"
+                + " n rows in one statement and acknowledges them in one statement, one commit; db-scheduler runs"
+                + " single tasks at the same thread count (PostgreSQL).\n\n| database | scenario | form | workers"
+                + " | tablequeue | raw JDBC, batched | tablequeue / raw batched | tablequeue / db-scheduler"
+                + " | heap B/msg tablequeue | heap B/msg raw batched |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (CaseResult c : cases) {
+            Optional<CaseResult> peer = report.cases().stream()
+                    .filter(p -> p.database().equals(c.database()) && p.workers() == c.workers()
+                            && p.has(CaseResult.DB_SCHEDULER))
+                    .findFirst();
+            String againstPeer = peer.filter(p -> c.has(CaseResult.TABLEQUEUE))
+                    .map(p -> String.format(Locale.ROOT, "%.2f", c.spread(CaseResult.TABLEQUEUE).median()
+                            / p.spread(CaseResult.DB_SCHEDULER).median()))
+                    .orElse("-");
+            md.append("| ").append(c.database()).append(" | ").append(c.scenario()).append(" | ").append(c.form())
+                    .append(" | ").append(c.workers())
+                    .append(" | ").append(spread(c, CaseResult.TABLEQUEUE))
+                    .append(" | ").append(spread(c, CaseResult.RAW_BATCHED))
+                    .append(" | ").append(c.ratio(CaseResult.TABLEQUEUE, CaseResult.RAW_BATCHED).stream()
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                    .append(" | ").append(againstPeer)
+                    .append(" | ").append(bytes(c, CaseResult.TABLEQUEUE))
+                    .append(" | ").append(bytes(c, CaseResult.RAW_BATCHED))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** The growth case: the same consumption on a table of pending rows alone and behind acknowledged ones. */
+    private static void growth(StringBuilder md, BenchReport report) {
+        List<CaseResult> cases = report.cases().stream()
+                .filter(c -> c.scenario().equals(Scenarios.CONSUME_GROWN)).toList();
+        if (cases.isEmpty()) {
+            return;
+        }
+        md.append("## Tables that keep their acknowledged rows\n\nMessages per second, median of the rounds (best -"
+                + " worst), of the same subscription on a table of pending rows alone and on one whose acknowledged"
+                + " rows (processed_at set, ").append(String.format(Locale.ROOT, "%,d", report.grownRows()))
+                .append(" of them) come before the pending ones; the ratio is the second over the first.\n\n"
+                        + "| database | form | workers | pending rows alone | beside acknowledged rows | ratio |\n"
+                        + "|---|---|---:|---:|---:|---:|\n");
+        for (CaseResult c : cases) {
+            md.append("| ").append(c.database()).append(" | ").append(c.form()).append(" | ").append(c.workers())
+                    .append(" | ").append(spread(c, CaseResult.TABLEQUEUE))
+                    .append(" | ").append(spread(c, CaseResult.GROWN))
+                    .append(" | ").append(c.ratio(CaseResult.GROWN, CaseResult.TABLEQUEUE).stream()
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
     /** The outbox's cases: tracked beside untracked, and what tracking costs (untracked rate over tracked). */
     private static void outbox(StringBuilder md, BenchReport report) {
         List<CaseResult> cases = report.cases().stream().filter(c -> c.contenders().contains(CaseResult.TRACKED))
@@ -141,6 +204,9 @@ final class MarkdownReport {
                 CaseResult.TRACKED);
         StringBuilder rows = new StringBuilder();
         for (CaseResult c : report.cases()) {
+            if (Scenarios.isBatch(c.scenario()) || c.scenario().equals(Scenarios.CONSUME_GROWN)) {
+                continue;
+            }
             for (String other : c.contenders()) {
                 if (known.contains(other) || !c.has(other)) {
                     continue;
@@ -177,7 +243,7 @@ final class MarkdownReport {
     }
 
     private static void targets(StringBuilder md, List<Targets.Target> targets) {
-        md.append("## Targets (issues 4 and 13)\n\n| target | measured | met |\n|---|---:|---|\n");
+        md.append("## Targets (issues 4, 13 and 14)\n\n| target | measured | met |\n|---|---:|---|\n");
         for (Targets.Target t : targets) {
             md.append("| ").append(cell(t.target())).append(" | ").append(t.measured()).append(" | ")
                     .append(t.met().map(met -> met ? "yes" : "**no**").orElse("-")).append(" |\n");

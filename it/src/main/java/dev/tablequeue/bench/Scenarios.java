@@ -6,6 +6,19 @@ final class Scenarios {
     static final String CONSUME = "consume";
     /** As {@link #CONSUME}, on a database with the server's default {@code synchronous_commit = on}. */
     static final String CONSUME_DURABLE = "consume, synchronous_commit=on";
+    /** As {@link #CONSUME}, with {@code batch(n)}: one claim of up to n rows for one handler. */
+    static String consumeBatch(int n) {
+        return "consume, batch(" + n + ")";
+    }
+
+    /** Whether {@code scenario} is one of {@link #consumeBatch}'s. */
+    static boolean isBatch(String scenario) {
+        return scenario.startsWith("consume, batch(");
+    }
+
+    /** As {@link #CONSUME}, on a table that also holds many acknowledged rows (their processed_at kept). */
+    static final String CONSUME_GROWN = "consume, beside acknowledged rows";
+
     /** One insert per message, each committed on its own. */
     static final String PUBLISH_ONE = "publish, one per commit";
     /** Messages written in batches, one commit per batch. */

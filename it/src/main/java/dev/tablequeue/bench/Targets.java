@@ -13,6 +13,11 @@ final class Targets {
     static final double NOTIFY_P50_MILLIS = 5.0;
     /** Issue 13: what a tracked publish in the caller's transaction may cost over an untracked one. */
     static final double OUTBOX_PUBLISH_COST = 1.3;
+    /** Issue 14: batch(64) against db-scheduler's single deliveries, and against the batched raw loop. */
+    static final double BATCH_DB_SCHEDULER = 5.0;
+    static final double BATCH_RAW_BATCHED = 0.7;
+    /** Issue 14: a claim on a table behind its acknowledged rows, against one on the pending rows alone. */
+    static final double GROWN_RATIO = 0.9;
 
     private Targets() {}
 
@@ -31,6 +36,10 @@ final class Targets {
         for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY)) {
             targets.add(againstDbScheduler(report, form));
         }
+        for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE)) {
+            targets.addAll(batch64(report, form));
+        }
+        targets.add(grown(report));
         targets.add(notify(report));
         targets.add(outboxPublish(report));
         return targets;
@@ -61,6 +70,40 @@ final class Targets {
                 / peer.get().spread(CaseResult.DB_SCHEDULER).median();
         return new Target(what, String.format(Locale.ROOT, "%.2f", ratio),
                 Optional.of(ratio >= DB_SCHEDULER_AT_EIGHT));
+    }
+
+    /** PostgreSQL batch(64) at 8 workers: against db-scheduler at 8 threads, and against the batched raw loop. */
+    private static List<Target> batch64(BenchReport report, String form) {
+        String peerWhat = String.format(Locale.ROOT, "PostgreSQL %s batch(64), 8 workers: tablequeue >= %.1f x"
+                + " db-scheduler", form, BATCH_DB_SCHEDULER);
+        String rawWhat = String.format(Locale.ROOT, "PostgreSQL %s batch(64), 8 workers: tablequeue >= %.2f x raw"
+                + " batched", form, BATCH_RAW_BATCHED);
+        Optional<CaseResult> ours = find(report, Scenarios.consumeBatch(64), form, 8)
+                .filter(c -> c.has(CaseResult.TABLEQUEUE));
+        Optional<CaseResult> peer = find(report, Scenarios.CONSUME, Forms.DB_SCHEDULER, 8)
+                .filter(c -> c.has(CaseResult.DB_SCHEDULER));
+        Target againstPeer = ours.isEmpty() || peer.isEmpty()
+                ? new Target(peerWhat, "not measured", Optional.empty())
+                : ratio(peerWhat, ours.get().spread(CaseResult.TABLEQUEUE).median()
+                        / peer.get().spread(CaseResult.DB_SCHEDULER).median(), BATCH_DB_SCHEDULER);
+        Target againstRaw = ours.flatMap(c -> {
+            var r = c.ratio(CaseResult.TABLEQUEUE, CaseResult.RAW_BATCHED);
+            return r.isPresent() ? Optional.of(ratio(rawWhat, r.getAsDouble(), BATCH_RAW_BATCHED)) : Optional.empty();
+        }).orElse(new Target(rawWhat, "not measured", Optional.empty()));
+        return List.of(againstPeer, againstRaw);
+    }
+
+    private static Target grown(BenchReport report) {
+        String what = String.format(Locale.ROOT, "PostgreSQL row lock, 8 workers, behind acknowledged rows:"
+                + " >= %.1f x the pending rows alone", GROWN_RATIO);
+        return find(report, Scenarios.CONSUME_GROWN, Forms.ROW_LOCK, 8)
+                .filter(c -> c.ratio(CaseResult.GROWN, CaseResult.TABLEQUEUE).isPresent())
+                .map(c -> ratio(what, c.ratio(CaseResult.GROWN, CaseResult.TABLEQUEUE).getAsDouble(), GROWN_RATIO))
+                .orElse(new Target(what, "not measured", Optional.empty()));
+    }
+
+    private static Target ratio(String what, double ratio, double floor) {
+        return new Target(what, String.format(Locale.ROOT, "%.2f", ratio), Optional.of(ratio >= floor));
     }
 
     private static Target notify(BenchReport report) {
