@@ -64,7 +64,21 @@ public abstract class ConcurrencyContract extends BrokerFixture {
     @ParameterizedTest
     @MethodSource("forms")
     public final void workers_run_deliveries_side_by_side(Form form) {
-        Queue q = queue(form);
+        // what the claims took and what failed, for the failure message of a run that times out
+        List<String> claims = new CopyOnWriteArrayList<>();
+        Queue q = queue(form, new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                if (rows > 0) {
+                    claims.add(rows + " row(s) in " + took.toMillis() + " ms");
+                }
+            }
+
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
+                claims.add("failed: " + failure);
+            }
+        });
         CountDownLatch together = new CountDownLatch(3);
         q.emails().workers(3).handle((job, d) -> {
             together.countDown();
@@ -72,7 +86,13 @@ public abstract class ConcurrencyContract extends BrokerFixture {
             return together.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
         });
         q.start().publish(3);
-        q.awaitProcessed(3);
+        try {
+            q.awaitProcessed(3);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("3 rows not processed after " + PATIENCE + ": processed "
+                    + q.count("processed_at is not null") + ", handlers that reached the latch " + (3 - together.getCount())
+                    + ", claims " + claims, e);
+        }
         assertThat(together.getCount()).isZero();
     }
 

@@ -136,12 +136,15 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         assertThat(unprocessed(t)).isEqualTo(1000);
         gate.countDown();
         int accepted = 1000 - refused;
+        int refusals = refused;
         // the queue drains (its room is back) before the republish sends the refused ones again
-        await().atMost(PATIENCE).until(() -> transport.ready("orders") == 0 && handled.size() >= accepted - 4);
+        awaitOrDescribe(() -> transport.ready("orders") == 0 && handled.size() >= accepted - 4,
+                () -> state(transport, t, handled, refusals));
 
         assertThat(outbox.republish(transport.sender())).isGreaterThanOrEqualTo(refused);
 
-        await().atMost(PATIENCE).until(() -> handled.size() == 1000 && unprocessed(t) == 0);
+        awaitOrDescribe(() -> handled.size() == 1000 && unprocessed(t) == 0,
+                () -> state(transport, t, handled, refusals));
         assertThat(handled.values()).allSatisfy(count -> assertThat(count.get()).isEqualTo(1));
     }
 
@@ -155,6 +158,40 @@ public abstract class RabbitOutboxContract extends OutboxContract {
                 .hasMessageContaining("returned").hasMessageContaining("no queue is bound");
 
         assertThat(unprocessed(t)).isEqualTo(1);
+    }
+
+    /**
+     * Waits up to {@link #PATIENCE} for {@code done}; where it does not come, fails with what {@code state}
+     * describes then, so that a run that times out says where it stood.
+     */
+    private static void awaitOrDescribe(java.util.concurrent.Callable<Boolean> done,
+            java.util.function.Supplier<String> state) {
+        try {
+            await().atMost(PATIENCE).until(done);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("not done after " + PATIENCE + ": " + state.get(), e);
+        }
+    }
+
+    private String state(RabbitTestTransport transport, RecordTable t, Map<Integer, AtomicInteger> handled,
+            int refused) {
+        List<Integer> missing = new java.util.ArrayList<>();
+        for (int n = 0; n < 1000 && missing.size() < 20; n++) {
+            if (!handled.containsKey(n)) {
+                missing.add(n);
+            }
+        }
+        List<Integer> twice = handled.entrySet().stream().filter(e -> e.getValue().get() > 1).map(Map.Entry::getKey)
+                .limit(20).toList();
+        String ready;
+        try {
+            ready = Long.toString(transport.ready("orders"));
+        } catch (RuntimeException e) {
+            ready = "unknown (" + e + ")";
+        }
+        return "refused " + refused + ", handled " + handled.size() + " (first missing " + missing + ", more than once "
+                + twice + "), unprocessed records " + unprocessed(t) + ", ready in the queue " + ready
+                + ", connection open " + transport.rabbit().connection().isOpen();
     }
 
     /** Closes the transport's connection from the server's side, as a broker restart or a network cut does. */
