@@ -36,6 +36,7 @@ public final class Bench {
     private final Map<String, Map<String, String>> settings = new LinkedHashMap<>();
     private final List<CaseResult> cases = new ArrayList<>();
     private final List<LatencyResult> latencies = new ArrayList<>();
+    private final List<SteadyResult> steady = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
 
     private Bench(BenchOptions options, PrintStream log) {
@@ -87,7 +88,7 @@ public final class Bench {
         notes.addAll(method());
         return new BenchReport(options.quick() ? "quick" : "full", options.rounds(),
                 options.quick() ? 0 : options.seconds(), started, Duration.between(started, Instant.now()),
-                Machine.describe(loadBefore, loadAfter), settings, cases, latencies, notes);
+                Machine.describe(loadBefore, loadAfter), settings, cases, latencies, steady, notes);
     }
 
     private void measure(Engine engine) throws Exception {
@@ -161,6 +162,9 @@ public final class Bench {
             new Rounds(options, log).run(entries);
             if (engine == Engine.POSTGRES && options.runs("latency")) {
                 latency(db);
+            }
+            if (engine == Engine.POSTGRES && options.runs("steady")) {
+                steady(db);
             }
         }
     }
@@ -311,6 +315,42 @@ public final class Bench {
                 failed.fail(CaseResult.TABLEQUEUE, e.toString());
                 cases.add(failed);
                 log.println("FAILED   latency " + mode + ": " + e);
+                e.printStackTrace(log);
+            }
+        }
+    }
+
+    /**
+     * The steady state on PostgreSQL, row lock and lease at the most workers: publishing at 80% of the rate the
+     * same run measured for the consumption case, for 5 minutes (5 s in quick mode).
+     */
+    private void steady(BenchDatabase db) {
+        int workers = options.workers().getLast();
+        Duration length = options.quick() ? Duration.ofSeconds(5) : Duration.ofMinutes(5);
+        Duration slice = options.quick() ? Duration.ofSeconds(1) : Duration.ofMinutes(1);
+        for (Form form : List.of(Form.ROW_LOCK, Form.LEASE)) {
+            if (!options.forms().contains(form)) {
+                continue;
+            }
+            var consumed = cases.stream().filter(c -> c.database().equals(db.engine().label())
+                    && c.scenario().equals(Scenarios.CONSUME) && c.form().equals(Forms.of(form))
+                    && c.workers() == workers && c.has(CaseResult.TABLEQUEUE)).findFirst();
+            if (consumed.isEmpty()) {
+                notes.add("The steady state of the " + Forms.of(form) + " form did not run: it publishes at 80% of"
+                        + " the consumption case's rate at " + workers + " workers, which this run did not measure.");
+                continue;
+            }
+            double rate = 0.8 * consumed.get().spread(CaseResult.TABLEQUEUE).median();
+            try {
+                SteadyResult r = SteadyRun.run(db, form, workers, rate, length, slice);
+                steady.add(r);
+                log.printf(Locale.ROOT, "steady   %s / %s / %d worker(s), %,.0f msg/s for %d s: dead tuples %,d%n",
+                        r.database(), r.form(), workers, rate, length.toSeconds(), r.deadTuples());
+            } catch (Exception e) {
+                CaseResult failed = new CaseResult(db.engine().label(), "steady state", Forms.of(form), workers);
+                failed.fail(CaseResult.TABLEQUEUE, e.toString());
+                cases.add(failed);
+                log.println("FAILED   steady state " + form + ": " + e);
                 e.printStackTrace(log);
             }
         }

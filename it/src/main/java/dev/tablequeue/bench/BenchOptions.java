@@ -38,7 +38,7 @@ record BenchOptions(
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
     static final List<String> PARTS = List.of("consume", "publish", "latency", "db-scheduler", "durable", "outbox",
-            "batched", "batch", "growth");
+            "batched", "batch", "growth", "steady");
     /** The acknowledged rows beside the pending ones in the {@code growth} case: full mode, then quick mode. */
     static final long GROWN_ROWS = 1_000_000;
     static final long GROWN_ROWS_QUICK = 10_000;

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param settings the settings each server ran under, by database, then by setting
  * @param cases the throughput cases
  * @param latencies the latency measurements
+ * @param steady the steady-state runs
  * @param notes what the reader needs to know: method, what was left out, failures
  */
 record BenchReport(
@@ -29,6 +30,7 @@ record BenchReport(
         Map<String, Map<String, String>> settings,
         List<CaseResult> cases,
         List<LatencyResult> latencies,
+        List<SteadyResult> steady,
         List<String> notes) {
 
     /** The acknowledged rows the growth case put before its pending ones. */

@@ -40,6 +40,27 @@ final class JsonReport {
             n.put("p99Millis", l.p99());
             n.put("maxMillis", l.max());
         }
+        ArrayNode steady = root.putArray("steady");
+        for (SteadyResult r : report.steady()) {
+            ObjectNode n = steady.addObject();
+            n.put("database", r.database());
+            n.put("form", r.form());
+            n.put("workers", r.workers());
+            n.put("rate", r.rate());
+            n.put("seconds", r.length().toSeconds());
+            n.put("sliceSeconds", r.slice().toSeconds());
+            n.put("published", r.published());
+            ArrayNode slices = n.putArray("slices");
+            for (int i = 0; i < r.millis().size(); i++) {
+                ObjectNode slice = slices.addObject();
+                slice.put("samples", r.millis().get(i).size());
+                slice.put("p50Millis", r.p50(i));
+                slice.put("p99Millis", r.p99(i));
+            }
+            n.put("deadTuples", r.deadTuples());
+            n.put("liveTuples", r.liveTuples());
+            n.put("autovacuums", r.autovacuums());
+        }
         ArrayNode targets = root.putArray("targets");
         for (Targets.Target t : Targets.check(report)) {
             ObjectNode n = targets.addObject();

@@ -32,6 +32,7 @@ final class MarkdownReport {
         outbox(md, report);
         others(md, report);
         latency(md, report.latencies());
+        steady(md, report.steady());
         targets(md, Targets.check(report));
         md.append("## Method\n\n");
         for (String note : report.notes()) {
@@ -238,6 +239,28 @@ final class MarkdownReport {
         for (LatencyResult l : latencies) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.2f |%n", l.database(),
                     l.wakeup(), l.millis().size(), l.p50(), l.p99(), l.max()));
+        }
+        md.append('\n');
+    }
+
+    private static void steady(StringBuilder md, List<SteadyResult> runs) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        md.append("## Steady state (PostgreSQL): publishing while consuming\n\nPublishers write at 80% of the"
+                + " consumption case's rate while the subscription consumes; publish-to-handler latency (p50 / p99,"
+                + " ms) of the messages published in each slice of the run, then the table's statistics at the"
+                + " end.\n\n| form | workers | rate (msg/s) | published | latency per slice | dead tuples | live"
+                + " tuples | autovacuums |\n|---|---:|---:|---:|---|---:|---:|---:|\n");
+        for (SteadyResult r : runs) {
+            StringBuilder slices = new StringBuilder();
+            for (int i = 0; i < r.millis().size(); i++) {
+                slices.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f / %.1f", r.p50(i),
+                        r.p99(i)));
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,d | %s (slices of %d s) | %,d | %,d | %d |%n",
+                    r.form(), r.workers(), r.rate(), r.published(), slices, r.slice().toSeconds(), r.deadTuples(),
+                    r.liveTuples(), r.autovacuums()));
         }
         md.append('\n');
     }

@@ -61,6 +61,6 @@ final class Fixtures {
         Map<String, Map<String, String>> settings = new LinkedHashMap<>();
         settings.put("postgres (tq_bench)", Map.of("synchronous_commit (bench database)", "off"));
         return new BenchReport("full", 3, 3.0, Instant.parse("2026-01-02T03:04:05Z"), Duration.ofSeconds(125),
-                Map.of("cores", "2"), settings, cases, latencies, List.of("a note on the method"));
+                Map.of("cores", "2"), settings, cases, latencies, List.of(), List.of("a note on the method"));
     }
 }

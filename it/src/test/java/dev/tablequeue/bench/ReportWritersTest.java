@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -64,7 +65,7 @@ class ReportWritersTest {
         CaseResult c = Fixtures.rowLockCase(1, List.of(2_000.0), List.of(4_000.0));
         c.add(CaseResult.RAW_VIRTUAL, Fixtures.at(2_500.0));
         BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
-                report.settings(), List.of(c), List.of(), List.of());
+                report.settings(), List.of(c), List.of(), List.of(), List.of());
         assertThat(MarkdownReport.render(r)).contains("## Other contenders")
                 .contains("| postgres | consume | row lock | 1 | raw JDBC, virtual threads | 2,500 (2,500 - 2,500)"
                         + " | 0.63 | 0.80 | 1,500 |");
@@ -92,7 +93,7 @@ class ReportWritersTest {
         CaseResult uncounted = new CaseResult(Databases.SQLITE, Scenarios.CONSUME, Forms.LEASE, 1);
         uncounted.add(CaseResult.RAW, new Measurement(10, 1_000, -1));
         BenchReport r = new BenchReport("quick", 1, 0, report.started(), report.took(), report.machine(),
-                report.settings(), List.of(uncounted), List.of(), List.of());
+                report.settings(), List.of(uncounted), List.of(), List.of(), List.of());
         JsonNode round = new ObjectMapper().readTree(JsonReport.render(r)).path("cases").get(0).path("contenders")
                 .path(CaseResult.RAW);
         assertThat(round.path("rounds").get(0).path("bytesPerMessage").isNull()).isTrue();
@@ -146,5 +147,49 @@ class ReportWritersTest {
         BenchOptions outbox = BenchOptions.parse("--only=outbox");
         assertThat(outbox.runs("outbox")).isTrue();
         assertThat(BenchOptions.PARTS.stream().filter(outbox::runs)).containsExactly("outbox");
+    }
+
+    @Test
+    void batch_cases_get_their_table_with_the_ratio_to_the_batched_loop_and_to_db_scheduler_at_the_same_threads() {
+        CaseResult batch = new CaseResult(Databases.POSTGRES, Scenarios.consumeBatch(64), Forms.ROW_LOCK, 8);
+        batch.add(CaseResult.TABLEQUEUE, Fixtures.at(66_000.0));
+        batch.add(CaseResult.RAW_BATCHED, Fixtures.at(80_000.0));
+        CaseResult peer = new CaseResult(Databases.POSTGRES, Scenarios.CONSUME, Forms.DB_SCHEDULER, 8);
+        peer.add(CaseResult.DB_SCHEDULER, Fixtures.at(12_000.0));
+        BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(batch, peer), List.of(), List.of(), List.of());
+        String md = MarkdownReport.render(r);
+        assertThat(md).contains("## Batches")
+                .contains("| postgres | consume, batch(64) | row lock | 8 | 66,000 (66,000 - 66,000)"
+                        + " | 80,000 (80,000 - 80,000) | 0.82 | 5.50 |")
+                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 5.0 x db-scheduler | 5.50 | yes |")
+                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 0.70 x raw batched | 0.82 | yes |")
+                .doesNotContain("## Other contenders");
+    }
+
+    @Test
+    void the_growth_case_compares_a_table_behind_its_acknowledged_rows_with_the_pending_rows_alone() {
+        CaseResult grown = new CaseResult(Databases.POSTGRES, Scenarios.CONSUME_GROWN, Forms.ROW_LOCK, 8);
+        grown.add(CaseResult.TABLEQUEUE, Fixtures.at(10_000.0));
+        grown.add(CaseResult.GROWN, Fixtures.at(8_500.0));
+        BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(grown), List.of(), List.of(), List.of());
+        assertThat(MarkdownReport.render(r)).contains("## Tables that keep their acknowledged rows")
+                .contains("1,000,000 of them")
+                .contains("| postgres | row lock | 8 | 10,000 (10,000 - 10,000) | 8,500 (8,500 - 8,500) | 0.85 |")
+                .contains("behind acknowledged rows: >= 0.9 x the pending rows alone | 0.85 | **no** |");
+    }
+
+    @Test
+    void a_steady_state_run_lists_its_latency_per_slice_and_the_tables_statistics() throws Exception {
+        SteadyResult run = new SteadyResult(Databases.POSTGRES, Forms.LEASE, 8, 12_000, Duration.ofMinutes(2),
+                Duration.ofMinutes(1), 1_440_000, List.of(List.of(1.0, 2.0, 3.0), List.of(4.0)), 5_000, 1_440_000, 3);
+        BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(), List.of(), List.of(run), List.of());
+        assertThat(MarkdownReport.render(r)).contains("## Steady state")
+                .contains("| lease | 8 | 12,000 | 1,440,000 | 2.0 / 3.0, 4.0 / 4.0 (slices of 60 s) | 5,000 | 1,440,000 | 3 |");
+        JsonNode steady = new ObjectMapper().readTree(JsonReport.render(r)).path("steady").get(0);
+        assertThat(steady.path("slices")).hasSize(2);
+        assertThat(steady.path("deadTuples").asLong()).isEqualTo(5_000);
     }
 }
