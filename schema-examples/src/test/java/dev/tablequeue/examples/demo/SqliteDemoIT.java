@@ -30,7 +30,7 @@ class SqliteDemoIT extends DemoContract {
         Matcher file = Pattern.compile("on jdbc:sqlite:(\\S+)\\?\\S* \\(a temporary file, deleted at the end\\)")
                 .matcher(printed);
         assertThat(file.find()).as(printed).isTrue();
-        assertThat(printed).contains("5 migration(s) applied");
+        assertThat(printed).contains("6 migration(s) applied");
         assertThat(Path.of(file.group(1))).doesNotExist();
         assertThat(Files.exists(Path.of(file.group(1)).getParent())).isFalse();
     }
