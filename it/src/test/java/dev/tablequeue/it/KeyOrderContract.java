@@ -50,7 +50,8 @@ public abstract class KeyOrderContract extends BrokerFixture {
     /**
      * 10 keys x 50 rows, inserted in a shuffled order so that rows of one key sit side by side, served by two
      * brokers of four workers each: no key ever has two rows in work at once, each key's rows are handled in
-     * id order, every row once.
+     * id order, every row once. (That keys run side by side is the next test's: here a handler is too short
+     * to be sure two of them overlap.)
      */
     @ParameterizedTest
     @MethodSource("forms")
@@ -68,14 +69,11 @@ public abstract class KeyOrderContract extends BrokerFixture {
         Map<Object, AtomicInteger> inWork = new ConcurrentHashMap<>();
         Map<Object, List<Long>> handled = new ConcurrentHashMap<>();
         AtomicInteger mostOfOneKey = new AtomicInteger();
-        AtomicInteger running = new AtomicInteger();
-        AtomicInteger mostAtOnce = new AtomicInteger();
         List<QueueBroker> two = List.of(broker(), broker());
         for (QueueBroker broker : two) {
             broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workersByKey(4).handle((job, d) -> {
                 int ofKey = inWork.computeIfAbsent(d.partitionKey(), k -> new AtomicInteger()).incrementAndGet();
                 mostOfOneKey.accumulateAndGet(ofKey, Math::max);
-                mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
                 try {
                     handled.computeIfAbsent(d.partitionKey(), k -> new CopyOnWriteArrayList<>()).add((Long) d.id());
                     // long enough for the other workers to claim meanwhile
@@ -84,7 +82,6 @@ public abstract class KeyOrderContract extends BrokerFixture {
                     }
                     return Outcome.ack();
                 } finally {
-                    running.decrementAndGet();
                     inWork.get(d.partitionKey()).decrementAndGet();
                 }
             });
@@ -96,7 +93,6 @@ public abstract class KeyOrderContract extends BrokerFixture {
         for (List<Long> ids : handled.values()) {
             assertThat(ids).hasSize(50).isSorted().doesNotHaveDuplicates();
         }
-        assertThat(mostAtOnce.get()).as("deliveries of different keys in work at once").isGreaterThan(1);
     }
 
     /** Three keys, three workers: each handler holds its delivery until all three are in work at once. */
