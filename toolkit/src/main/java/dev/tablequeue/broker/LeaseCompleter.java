@@ -47,6 +47,12 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
         settler.submit(p);
     }
 
+    /** A batch's outcomes, queued as one arrival: a settle thread takes them all together. */
+    @Override
+    public void queueAll(List<Settlement.Pending> ps) {
+        settler.submitAll(ps);
+    }
+
     @Override
     public void start() {
         settler.start();
@@ -68,6 +74,13 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             return;
         }
         settler.submit(p);
+    }
+
+    /** A batch handler's answers (never transactional: {@code batch(n)} refuses it), queued as one arrival. */
+    @Override
+    public void completeAll(List<Settlement.Pending> ps) {
+        ps.forEach(p -> slots.handled());
+        queueAll(ps);
     }
 
     /**

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Settler {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
-    /** The most outcomes one lease batch writes. */
+    /** The most arrivals (an outcome, or a batch handler's outcomes together) one lease batch writes. */
     static final int MAX_BATCH = 256;
 
     /** A write queued as a whole, and how many outcomes it settles for the slots once it has run. */
@@ -54,6 +54,17 @@ final class Settler {
     void submit(Settlement.Pending outcome) {
         offer(outcome);
     }
+
+    /**
+     * Queues outcomes that arrived together (a batch handler's), as one item: the batch writer takes them all
+     * in one go, with whatever else is queued.
+     */
+    void submitAll(List<Settlement.Pending> outcomes) {
+        offer(new Together(List.copyOf(outcomes)));
+    }
+
+    /** Outcomes queued as one. */
+    private record Together(List<Settlement.Pending> outcomes) {}
 
     /** Queues a write that runs on its own. */
     void submit(Task task) {
@@ -163,6 +174,8 @@ final class Settler {
                 if (item instanceof Task task) {
                     written += task.settles();
                     task.write().run();
+                } else if (item instanceof Together together) {
+                    outcomes.addAll(together.outcomes());
                 } else {
                     outcomes.add((Settlement.Pending) item);
                 }
