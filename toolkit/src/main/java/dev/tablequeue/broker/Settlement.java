@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -162,8 +163,10 @@ final class Settlement {
                 }
             }
             for (SettlementGroups.Group g : SettlementGroups.group(live, stage, manyRows::has)) {
-                if (g.byIds()) {
-                    executeByIds(c, g, token);
+                List<Object> ids = g.byIds() ? g.paddedIds() : List.of();
+                Optional<Statement> many = g.byIds() ? manyRows.of(g.statement(), ids.size()) : Optional.empty();
+                if (many.isPresent()) {
+                    executeByIds(c, g, many.get(), ids, token);
                     continue;
                 }
                 int[] changed = execute(c, g.statement(), g.writes());
@@ -177,10 +180,12 @@ final class Settlement {
         return lost;
     }
 
-    /** Runs one statement over the ids of {@code g}'s outcomes; with {@code token}, each must change its row. */
-    private void executeByIds(Connection c, SettlementGroups.Group g, boolean token) throws BatchFailure {
-        List<Object> ids = g.paddedIds();
-        Statement many = manyRows.of(g.statement(), ids.size()).orElseThrow();
+    /**
+     * Runs {@code many} over {@code ids}, those of {@code g}'s outcomes; with {@code token}, each must change
+     * its row.
+     */
+    private void executeByIds(Connection c, SettlementGroups.Group g, Statement many, List<Object> ids,
+            boolean token) throws BatchFailure {
         Binds binds = g.writes().get(0).plan().binds().copy().ids(ids);
         int changed;
         try {
