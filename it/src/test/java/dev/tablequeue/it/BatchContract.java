@@ -257,7 +257,7 @@ public abstract class BatchContract extends BrokerFixture {
                                 .incrementAndGet() > 1;
                         outcomes.add(again ? Outcome.ack() : switch (job.n() % 4) {
                             case 0 -> Outcome.ack();
-                            case 1 -> Outcome.retryAfter(Duration.ofMinutes(1));
+                            case 1 -> Outcome.retryAfter(Duration.ofMinutes(10));
                             case 2 -> Outcome.drop();
                             default -> Outcome.deadLetter();
                         });
@@ -271,7 +271,7 @@ public abstract class BatchContract extends BrokerFixture {
         assertThat(counting.executed).as("the first batch's settlements: one per kind").hasSize(4);
         assertThat(count(t, "processed_at is null and grp = 'emails'")).isEqualTo(4);
 
-        clock.advance(Duration.ofMinutes(2));
+        clock.advance(Duration.ofMinutes(11));
         awaitCount(t, "processed_at is not null", 12);
         broker.close();
         for (int n = 0; n < 16; n++) {
