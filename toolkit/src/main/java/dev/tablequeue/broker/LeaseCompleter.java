@@ -76,9 +76,16 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
         settler.submit(p);
     }
 
-    /** A batch handler's answers (never transactional: {@code batch(n)} refuses it), queued as one arrival. */
+    /**
+     * A batch handler's answers, queued as one arrival (a batch is never transactional, which {@code batch(n)}
+     * refuses; a delivery with a transaction would still commit its own, as {@link #complete} does).
+     */
     @Override
     public void completeAll(List<Settlement.Pending> ps) {
+        if (ps.stream().anyMatch(p -> p.d().tx != null)) {
+            ps.forEach(this::complete);
+            return;
+        }
         ps.forEach(p -> slots.handled());
         queueAll(ps);
     }
