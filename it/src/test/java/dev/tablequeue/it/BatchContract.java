@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tablequeue.BatchRolledBackException;
+import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BatchOutcome;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.Delivery;
+import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.FailurePolicy;
 import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,6 +161,132 @@ public abstract class BatchContract extends BrokerFixture {
         assertThat(failures.values().stream().filter(BatchRolledBackException.class::isInstance)).hasSize(63);
         // the rolled-back claim counted nothing: each row is delivered again, at its first attempt
         assertThat(q.count("attempt = 1")).isEqualTo(64);
+    }
+
+    /**
+     * The acknowledgements of a batch are one statement over the batch's ids, not one execution per row: a
+     * claim of 64 rows, all acknowledged, runs the ack once (a JDBC batch would run it 64 times).
+     */
+    @ParameterizedTest
+    @MethodSource("rowLockAndLease")
+    public final void a_batch_of_64_acknowledgements_runs_the_ack_statement_once(Form form) {
+        Jobs t = newTable();
+        CountingConnections counting = new CountingConnections(pool, CountingConnections.acknowledgementOf(t.getName()));
+        QueueBroker broker = countedBroker(counting, new BrokerListener() {});
+        insertJobs(t, 64);
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).batch(64)
+                .handle((jobs, deliveries) -> {
+                    sizes.add(jobs.size());
+                    jobs.forEach(job -> seen.add(job.n()));
+                    return BatchOutcome.all(Outcome.ack());
+                });
+        broker.start();
+        awaitCount(t, "processed_at is not null", 64);
+        broker.close();
+        assertThat(sizes).containsExactly(64);
+        assertThat(seen).hasSize(64).doesNotHaveDuplicates();
+        assertThat(counting.executed).as("the acknowledgements run").hasSize(1);
+        assertThat(CountingConnections.plain(counting.executed.get(0))).contains(" in (");
+    }
+
+    /**
+     * A lease batch written as one statement over its ids tells lost leases row by row: the two rows whose
+     * lease another claim took while the handler ran fail with {@link LeaseLostException} and keep what that
+     * claim wrote; the other six are acknowledged, each reported settled once.
+     */
+    @Test
+    public final void a_lease_batch_with_two_leases_lost_reports_exactly_those_two_and_writes_the_others() {
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        List<Object> settled = new CopyOnWriteArrayList<>();
+        BrokerListener listener = new BrokerListener() {
+            @Override
+            public void settled(Delivery delivery, Outcome outcome) {
+                settled.add(delivery.id());
+            }
+
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failures.put(delivery.id(), failure);
+            }
+        };
+        Queue q = queue(t -> binding(t, Form.LEASE), listener);
+        List<Long> ids = insertJobs(q.t, 8);
+        List<Long> stolen = List.of(ids.get(2), ids.get(5));
+        AtomicBoolean steal = new AtomicBoolean(true);
+        q.emails().batch(8).handle((jobs, deliveries) -> {
+            if (steal.getAndSet(false)) {
+                // another claim has taken these two rows over: their leases are no longer the deliveries'
+                dsl().execute("update " + q.t.getName() + " set grp = 'elsewhere', locked_until = null where id in ("
+                        + stolen.get(0) + ", " + stolen.get(1) + ")");
+            }
+            return BatchOutcome.all(Outcome.ack());
+        });
+        q.start();
+        await().atMost(PATIENCE).until(() -> failures.size() + settled.size() == 8);
+        q.broker.close();
+        assertThat(failures).containsOnlyKeys(stolen.toArray());
+        assertThat(failures.values()).allSatisfy(f -> assertThat(f).isInstanceOf(LeaseLostException.class));
+        assertThat(settled).containsExactlyInAnyOrderElementsOf(
+                ids.stream().filter(id -> !stolen.contains(id)).map(Object.class::cast).toList());
+        assertThat(q.count("processed_at is not null and grp = 'emails'")).isEqualTo(6);
+        assertThat(q.count("processed_at is null and grp = 'elsewhere'")).isEqualTo(2);
+    }
+
+    /**
+     * A batch of four outcome kinds, four rows each, is written by four statements, one per kind, and settles
+     * each row as its own outcome says: acknowledged, hidden until its retry is due (and then delivered
+     * again), dropped, moved to the dead letter.
+     */
+    @ParameterizedTest
+    @MethodSource("rowLockAndLease")
+    public final void a_mixed_batch_writes_one_statement_per_kind_and_settles_each_row_as_its_outcome_says(Form form) {
+        Jobs t = newTable();
+        CountingConnections counting = new CountingConnections(pool, CountingConnections.settlementOf(t.getName()));
+        QueueBroker broker = countedBroker(counting, new BrokerListener() {});
+        insertJobs(t, 16);
+        Map<Integer, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).maxAttempts(5)
+                .deadLetter("dead").batch(16).handle((jobs, ds) -> {
+                    sizes.add(jobs.size());
+                    List<Outcome> outcomes = new ArrayList<>();
+                    for (Job job : jobs) {
+                        boolean again = deliveries.computeIfAbsent(job.n(), n -> new AtomicInteger())
+                                .incrementAndGet() > 1;
+                        outcomes.add(again ? Outcome.ack() : switch (job.n() % 4) {
+                            case 0 -> Outcome.ack();
+                            case 1 -> Outcome.retryAfter(Duration.ofMinutes(10));
+                            case 2 -> Outcome.drop();
+                            default -> Outcome.deadLetter();
+                        });
+                    }
+                    return BatchOutcome.each(outcomes);
+                });
+        broker.start();
+        awaitCount(t, "processed_at is not null", 8);
+        awaitCount(t, "grp = 'dead'", 4);
+        assertThat(sizes).containsExactly(16);
+        assertThat(counting.executed).as("the first batch's settlements: one per kind").hasSize(4);
+        assertThat(count(t, "processed_at is null and grp = 'emails'")).isEqualTo(4);
+
+        clock.advance(Duration.ofMinutes(11));
+        awaitCount(t, "processed_at is not null", 12);
+        broker.close();
+        for (int n = 0; n < 16; n++) {
+            assertThat(deliveries.get(n)).as("deliveries of job " + n).hasValue(n % 4 == 1 ? 2 : 1);
+        }
+        assertThat(count(t, "grp = 'dead' and processed_at is null")).isEqualTo(4);
+        assertThat(count(t, "grp = 'emails' and processed_at is not null")).isEqualTo(12);
+    }
+
+    /** A broker over {@code counting}, with the suite's settings, closed after the test. */
+    private QueueBroker countedBroker(CountingConnections counting, BrokerListener listener) {
+        QueueBroker broker = QueueBroker.builder(counting).poolSize(12).clock(clock).pollInterval(POLL)
+                .drainTimeout(Duration.ofSeconds(10)).listener(listener).build();
+        brokers.add(broker);
+        return broker;
     }
 
     @Test

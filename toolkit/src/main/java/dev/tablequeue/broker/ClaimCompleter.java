@@ -5,6 +5,7 @@ import dev.tablequeue.OutcomeUnknownException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,11 +72,12 @@ final class ClaimCompleter implements Completer {
                 return;
             }
             List<Settlement.Write> writes = new ArrayList<>(outcomes.size());
+            Instant now = ctx.now();
             for (Settlement.Pending p : outcomes) {
                 p.d().state.set(InWork.State.SETTLED);
                 if (!p.writesNothing()) {
                     // a row written nothing stays as it was, and returns when the transaction ends
-                    writes.add(settlement.plan(p));
+                    writes.add(settlement.plan(p, now));
                 }
             }
             Connection c = group.connection;
@@ -89,7 +91,7 @@ final class ClaimCompleter implements Completer {
                 Transactions.rollbackQuietly(c, ctx.statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
                 ctx.returned(Duration.ZERO);
-                reports.rolledBack(writes, e.write, e.getCause());
+                reports.rolledBack(writes, e.culprits, e.getCause());
                 return;
             } catch (SQLException | RuntimeException e) {
                 Transactions.rollbackQuietly(c, ctx.statements.opening());
@@ -101,7 +103,7 @@ final class ClaimCompleter implements Completer {
                     writes.forEach(w -> reports.unknown(w.pending(),
                             reports.statementFailed(List.of(w), "commit", null, e)));
                 } else {
-                    reports.rolledBack(writes, null,
+                    reports.rolledBack(writes, List.of(),
                             e instanceof SQLException ? reports.statementFailed(writes, "commit", null, e) : e);
                 }
                 return;

@@ -22,6 +22,15 @@ interface Completer {
      */
     void complete(Settlement.Pending p);
 
+    /**
+     * Takes the answers of a batch handler's rows at once, as {@link #complete} takes each: a completer that
+     * writes queued outcomes together gets them as one arrival, so one batch is written as one (its outcomes
+     * of one kind by one statement), not split by a writer that woke on its first row.
+     */
+    default void completeAll(java.util.List<Settlement.Pending> ps) {
+        ps.forEach(this::complete);
+    }
+
     /** On the claim thread, before each claim. */
     default void beforeClaim() {}
 

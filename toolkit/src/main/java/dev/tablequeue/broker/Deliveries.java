@@ -190,8 +190,8 @@ final class Deliveries<T> implements Dispatch {
             Duration took = Duration.ofNanos(System.nanoTime() - began);
             for (Settlement.Pending p : answers) {
                 tell(() -> broker.listener.handled(p.d(), p.outcome(), took));
-                completer.complete(p);
             }
+            completer.completeAll(answers);
         });
     }
 

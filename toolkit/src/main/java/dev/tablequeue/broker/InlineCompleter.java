@@ -16,6 +16,11 @@ final class InlineCompleter implements Completer {
 
         /** Queues {@code p}'s write. */
         void queue(Settlement.Pending p);
+
+        /** Queues the writes of a batch's rows, to be written together. */
+        default void queueAll(java.util.List<Settlement.Pending> ps) {
+            ps.forEach(this::queue);
+        }
     }
 
     private final Queued base;
@@ -35,6 +40,13 @@ final class InlineCompleter implements Completer {
         // queued before the worker is free, so the claim thread it wakes finds it
         base.queue(p);
         slots.handled();
+        wakeup.wake();
+    }
+
+    @Override
+    public void completeAll(java.util.List<Settlement.Pending> ps) {
+        base.queueAll(ps);
+        ps.forEach(p -> slots.handled());
         wakeup.wake();
     }
 

@@ -4,6 +4,7 @@ import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,9 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Lease: writes the outcomes that arrived together in one transaction of their own (each statement sent
- * once as a JDBC batch), each taking effect only while its row still holds the delivery's lease. A batch
- * whose statement fails is written again outcome by outcome, so one bad row costs only its own settlement.
+ * Lease: writes the outcomes that arrived together in one transaction of their own (those of one kind and
+ * one lease expiry as one statement over their ids, the others each statement sent once as a JDBC batch),
+ * each taking effect only while its row still holds the delivery's lease. A batch whose statement fails, or
+ * whose statement over many ids changed fewer rows than it named (a lease was lost, and the count cannot say
+ * whose), is rolled back and written again outcome by outcome: one bad row costs only its own settlement,
+ * and each lost lease is told exactly.
  */
 final class LeaseCompleter implements Completer, InlineCompleter.Queued {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseCompleter.class);
@@ -43,6 +47,12 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
         settler.submit(p);
     }
 
+    /** A batch's outcomes, queued as one arrival: a settle thread takes them all together. */
+    @Override
+    public void queueAll(List<Settlement.Pending> ps) {
+        settler.submitAll(ps);
+    }
+
     @Override
     public void start() {
         settler.start();
@@ -64,6 +74,20 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             return;
         }
         settler.submit(p);
+    }
+
+    /**
+     * A batch handler's answers, queued as one arrival (a batch is never transactional, which {@code batch(n)}
+     * refuses; a delivery with a transaction would still commit its own, as {@link #complete} does).
+     */
+    @Override
+    public void completeAll(List<Settlement.Pending> ps) {
+        if (ps.stream().anyMatch(p -> p.d().tx != null)) {
+            ps.forEach(this::complete);
+            return;
+        }
+        ps.forEach(p -> slots.handled());
+        queueAll(ps);
     }
 
     /**
@@ -118,14 +142,16 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
     /**
      * Writes lease outcomes together in one transaction; each takes effect only while its row still holds
      * the delivery's lease, and one whose lease ran out fails with {@link LeaseLostException} while the others
-     * are written. Where a statement fails, the transaction rolls back and each outcome is written again on
-     * its own, so one bad row costs only its own settlement.
+     * are written. Where a statement fails, or one over many ids changed fewer rows than it named, the
+     * transaction rolls back and each outcome is written again on its own, so one bad row costs only its own
+     * settlement and a lost lease is told for its own delivery alone.
      */
     void settle(List<Settlement.Pending> outcomes) {
         List<InWork> locked = new ArrayList<>(outcomes.size());
         List<Settlement.Write> writes = new ArrayList<>(outcomes.size());
         ctx.turn.lock();
         try {
+            Instant now = ctx.now();
             for (Settlement.Pending p : outcomes) {
                 InWork d = p.d();
                 d.lock.lock();
@@ -136,7 +162,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 }
                 if (!p.writesNothing()) {
                     // a row written nothing keeps its lease, which runs out: the keeper no longer extends it
-                    writes.add(settlement.plan(p));
+                    writes.add(settlement.plan(p, now));
                 }
             }
             if (writes.size() == 1) {

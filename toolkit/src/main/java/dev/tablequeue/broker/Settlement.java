@@ -3,24 +3,26 @@ package dev.tablequeue.broker;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.OwnStatements;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.StatementBinder;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
+import dev.tablequeue.internal.StatementBinder;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
  * Runs planned outcomes on a connection, for every completer: one outcome's statements (or the service's own
- * event), or many outcomes together, each distinct statement sent once as a JDBC batch, with the statements
- * the dialect built and the server prepared when the subscription opened. Where and in which transaction
+ * event), or many outcomes together, those of one kind as one statement over their ids where the dialect
+ * writes it so, the others each distinct statement sent once as a JDBC batch. Where and in which transaction
  * they run is the completer's.
  */
 final class Settlement {
@@ -58,16 +60,34 @@ final class Settlement {
 
     final SubscriptionContext ctx;
     final SettlementReports reports;
+    private final ManyRowStatements manyRows;
 
-    Settlement(SubscriptionContext ctx) {
+    /**
+     * The settlement of {@code ctx}'s subscription, whose many-row statements' two-row forms are prepared on
+     * {@code opening} (the connection the subscription opens on), so that one the table cannot run fails the
+     * start as the subscription's other statements do.
+     *
+     * @throws dev.tablequeue.SchemaException naming the table and the statement that does not prepare
+     */
+    Settlement(SubscriptionContext ctx, Connection opening) {
         this.ctx = ctx;
         this.reports = new SettlementReports(ctx);
+        this.manyRows = new ManyRowStatements(ctx.dialect, ctx.binding, ctx.statements);
+        manyRows.prepare(opening, ctx.binding.tableName(), ctx.queue.toString());
     }
 
     /** Plans {@code p}'s outcome as of now. */
     Write plan(Pending p) {
+        return plan(p, ctx.now());
+    }
+
+    /**
+     * Plans {@code p}'s outcome as of {@code now}: the outcomes of a batch are planned at one instant, so
+     * those of one kind bind one time and are written by one statement.
+     */
+    Write plan(Pending p, Instant now) {
         InWork d = p.d();
-        return new Write(p, ctx.planner.plan(p.outcome(), d.id(), d.attempt(), d.leaseHeld, d.failure, ctx.now()));
+        return new Write(p, ctx.planner.plan(p.outcome(), d.id(), d.attempt(), d.leaseHeld, d.failure, now));
     }
 
     /**
@@ -92,22 +112,43 @@ final class Settlement {
         }
     }
 
-    /** A failed statement of a batch, and the outcome whose statement it was (where the driver says). */
-    static final class BatchFailure extends Exception {
+    /**
+     * A failed statement of a batch, and the outcomes whose statement it was (where known: the row a JDBC
+     * batch's driver names, or every row of a statement over many ids).
+     */
+    static class BatchFailure extends Exception {
         private static final long serialVersionUID = 1L;
-        final transient Write write;
+        final transient List<Write> culprits;
 
-        BatchFailure(Write write, Throwable cause) {
+        BatchFailure(List<Write> culprits, Throwable cause) {
             super(cause);
-            this.write = write;
+            this.culprits = culprits;
+        }
+    }
+
+    /**
+     * A statement over many ids changed fewer rows than it had ids, with a lease token: some leases were
+     * lost, and the statement cannot tell which. Nothing of the batch may be reported as written; each outcome
+     * is written again on its own, which tells.
+     */
+    static final class LeaseShortfall extends BatchFailure {
+        private static final long serialVersionUID = 1L;
+
+        LeaseShortfall(Statement statement, int expected, int changed) {
+            super(List.of(), new IllegalStateException("the " + statement.purpose() + " of " + expected
+                    + " rows changed " + changed + ": some leases were lost"));
         }
     }
 
     /**
      * Writes many outcomes on {@code c} in its open transaction: the service's own events one by one, then
-     * the statements stage by stage (a dead letter into a table copies every row before it deletes any),
-     * each distinct statement sent once as a JDBC batch. Returns the outcomes whose lease was lost (with
-     * {@code token}); they changed nothing.
+     * the statements stage by stage (a dead letter into a table copies every row before it deletes any).
+     * Outcomes of one kind that bind the same values but for their ids go as one statement over their ids
+     * ({@link SettlementGroups}); each other distinct statement is sent once as a JDBC batch. Returns the
+     * outcomes whose lease was lost (with {@code token}); they changed nothing.
+     *
+     * @throws LeaseShortfall with {@code token}, where a statement over many ids changed fewer rows than it
+     *     had: the caller rolls back and writes each outcome on its own
      */
     Map<Write, Exception> writeAll(Connection c, List<Write> writes, boolean token) throws SQLException, BatchFailure {
         Map<Write, Exception> lost = new IdentityHashMap<>();
@@ -117,30 +158,52 @@ final class Settlement {
                 try {
                     runOwnNamed(c, w);
                 } catch (RuntimeException e) {
-                    throw new BatchFailure(w, e);
+                    throw new BatchFailure(List.of(w), e);
                 }
             }
             stages = Math.max(stages, w.plan().run().size());
         }
         for (int stage = 0; stage < stages; stage++) {
-            Map<Statement, List<Write>> byStatement = new LinkedHashMap<>();
+            List<Write> live = new ArrayList<>(writes.size());
             for (Write w : writes) {
-                if (w.plan().run().size() > stage && !lost.containsKey(w)) {
-                    byStatement.computeIfAbsent(w.plan().run().get(stage), s -> new ArrayList<>()).add(w);
+                if (!lost.containsKey(w)) {
+                    live.add(w);
                 }
             }
-            for (Map.Entry<Statement, List<Write>> e : byStatement.entrySet()) {
-                Statement statement = e.getKey();
-                List<Write> batch = e.getValue();
-                int[] changed = execute(c, statement, batch);
-                for (int i = 0; i < batch.size(); i++) {
+            for (SettlementGroups.Group g : SettlementGroups.group(live, stage, manyRows::has)) {
+                List<Object> ids = g.byIds() ? g.paddedIds() : List.of();
+                Optional<Statement> many = g.byIds() ? manyRows.of(g.statement(), ids.size()) : Optional.empty();
+                if (many.isPresent()) {
+                    executeByIds(c, g, many.get(), ids, token);
+                    continue;
+                }
+                int[] changed = execute(c, g.statement(), g.writes());
+                for (int i = 0; i < g.writes().size(); i++) {
                     if (token && changed[i] == 0) {
-                        lost.put(batch.get(i), reports.leaseLost(batch.get(i), statement));
+                        lost.put(g.writes().get(i), reports.leaseLost(g.writes().get(i), g.statement()));
                     }
                 }
             }
         }
         return lost;
+    }
+
+    /**
+     * Runs {@code many} over {@code ids}, those of {@code g}'s outcomes; with {@code token}, each must change
+     * its row.
+     */
+    private void executeByIds(Connection c, SettlementGroups.Group g, Statement many, List<Object> ids,
+            boolean token) throws BatchFailure {
+        Binds binds = g.writes().get(0).plan().binds().copy().ids(ids);
+        int changed;
+        try {
+            changed = Jdbc.update(c, many, binds, ctx.dialect);
+        } catch (SQLException e) {
+            throw new BatchFailure(g.writes(), reports.statementFailed(g.writes(), many.purpose(), many.sql(), e));
+        }
+        if (token && changed < g.writes().size()) {
+            throw new LeaseShortfall(many, g.writes().size(), changed);
+        }
     }
 
     /** Runs {@code statement} once per outcome, as one JDBC batch where there are several; rows changed by each. */
@@ -149,8 +212,7 @@ final class Settlement {
             try {
                 return new int[] {Jdbc.update(c, statement, batch.get(0).plan().binds(), ctx.dialect)};
             } catch (SQLException e) {
-                throw new BatchFailure(batch.get(0),
-                        reports.statementFailed(batch, statement.purpose(), statement.sql(), e));
+                throw new BatchFailure(batch, reports.statementFailed(batch, statement.purpose(), statement.sql(), e));
             }
         }
         try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
@@ -162,8 +224,9 @@ final class Settlement {
                 return ps.executeBatch();
             } catch (BatchUpdateException e) {
                 int[] done = e.getUpdateCounts();
-                Write culprit = done != null && done.length < batch.size() ? batch.get(done.length) : null;
-                throw new BatchFailure(culprit, reports.statementFailed(culprit != null ? List.of(culprit) : batch,
+                List<Write> culprit = done != null && done.length < batch.size() ? List.of(batch.get(done.length))
+                        : List.of();
+                throw new BatchFailure(culprit, reports.statementFailed(culprit.isEmpty() ? batch : culprit,
                         statement.purpose(), statement.sql(), e));
             }
         }

@@ -96,19 +96,22 @@ final class SettlementReports {
     }
 
     /**
-     * Reports the outcomes of a transaction that rolled back: the one whose statement failed ({@code culprit},
-     * or each where there was one) with its cause, the others with {@link BatchRolledBackException}.
+     * Reports the outcomes of a transaction that rolled back: those whose statement failed ({@code culprits},
+     * or each where none is known) with its cause, the others with {@link BatchRolledBackException}.
      */
-    void rolledBack(List<Settlement.Write> writes, Settlement.Write culprit, Throwable cause) {
+    void rolledBack(List<Settlement.Write> writes, List<Settlement.Write> culprits, Throwable cause) {
         List<Object> ids = writes.stream().map(w -> w.d().id()).toList();
+        String culprit = culprits.size() == 1
+                ? "the " + describe(culprits.get(0).pending().outcome()) + " of row " + culprits.get(0).d().id()
+                : culprits.isEmpty() ? "a settlement"
+                : "the settlement of rows " + culprits.stream().map(w -> w.d().id()).toList();
         for (Settlement.Write w : writes) {
-            if (writes.size() == 1 || w == culprit) {
+            if (writes.size() == 1 || culprits.contains(w)) {
                 failed(w.pending(), cause);
             } else {
                 failed(w.pending(), new BatchRolledBackException("rows " + ids + " of table \""
                         + ctx.binding.tableName() + "\" (queue " + ctx.queue + ") shared one claim's transaction,"
-                        + " and " + (culprit != null ? "the " + describe(culprit.pending().outcome()) + " of row "
-                        + culprit.d().id() : "a settlement") + " failed and rolled it back: every one of these rows"
+                        + " and " + culprit + " failed and rolled it back: every one of these rows"
                         + " is back in the queue as it was before the claim, and this " + describe(w.pending()
                         .outcome()) + " was not written", cause));
             }

@@ -12,14 +12,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The queue of a completer's writes, written by platform threads of its own (or, with none, by the claim
  * thread), many at a time: every outcome that arrived while the last batch was being written goes into the
- * next one, written by the batch writer in one go (lease form: one transaction, each statement sent as one
- * JDBC batch); a task (a row lock claim group to commit, an advisory outcome to write on its connection)
- * runs on its own. Once stopped, what still arrives (a handler that outlived the drain) is written on the
+ * next one, written by the batch writer in one go (lease form: one transaction, see {@link LeaseCompleter});
+ * a task (a row lock claim group to commit, an advisory outcome to write on its connection) runs on its own. Once stopped, what still arrives (a handler that outlived the drain) is written on the
  * caller's thread.
  */
 final class Settler {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
-    /** The most outcomes one lease batch writes. */
+    /** The most arrivals (an outcome, or a batch handler's outcomes together) one lease batch writes. */
     static final int MAX_BATCH = 256;
 
     /** A write queued as a whole, and how many outcomes it settles for the slots once it has run. */
@@ -55,6 +54,17 @@ final class Settler {
     void submit(Settlement.Pending outcome) {
         offer(outcome);
     }
+
+    /**
+     * Queues outcomes that arrived together (a batch handler's), as one item: the batch writer takes them all
+     * in one go, with whatever else is queued.
+     */
+    void submitAll(List<Settlement.Pending> outcomes) {
+        offer(new Together(List.copyOf(outcomes)));
+    }
+
+    /** Outcomes queued as one. */
+    private record Together(List<Settlement.Pending> outcomes) {}
 
     /** Queues a write that runs on its own. */
     void submit(Task task) {
@@ -164,6 +174,8 @@ final class Settler {
                 if (item instanceof Task task) {
                     written += task.settles();
                     task.write().run();
+                } else if (item instanceof Together together) {
+                    outcomes.addAll(together.outcomes());
                 } else {
                     outcomes.add((Settlement.Pending) item);
                 }

@@ -99,7 +99,7 @@ final class Subscription<T> {
                 mount.deadLetterGroup, mount.deadLetterTable, queue.group(), queue);
         ctx = new SubscriptionContext(broker, queue, statements, reader, planner, inWork, mount.transactional, lease,
                 wakeup, pollNanos);
-        settlement = new Settlement(ctx);
+        settlement = new Settlement(ctx, connection);
         handling = new Handling<>(mount, handler, planner, stopping);
         keys = new AdvisoryKeys(ctx, dialect.processKeys(connection).orElse(null));
     }
@@ -149,10 +149,9 @@ final class Subscription<T> {
     }
 
     /**
-     * In-process mode: claims and handles on this thread what is due, claim after claim until one finds
-     * nothing (at most {@link #INLINE_CLAIMS} claims, so a handler that retries at once forever ends), then
-     * waits for the outcomes to be written. A call from a handler this thread is running (a handler that
-     * publishes into its own table) makes the running call claim once more instead.
+     * In-process mode: claims and handles on this thread what is due until a claim finds nothing (at most
+     * {@link #INLINE_CLAIMS} claims), waiting for the outcomes to be written; from a handler of its own, it
+     * makes the running call claim once more instead.
      */
     void runInline() {
         if (!running || paused) {
@@ -222,10 +221,10 @@ final class Subscription<T> {
     Drain drain(long deadline) {
         try {
             long left = deadline - System.nanoTime();
-            if (left > 0 && claims != null) {
-                claims.join(Duration.ofNanos(left));
-            } else if (claims == null) {
+            if (claims == null) {
                 completer.claimsEnded();
+            } else if (left > 0) {
+                claims.join(Duration.ofNanos(left));
             }
             completer.drainQueued(deadline);
             // the handlers in work finish and their outcomes are written, up to the deadline
@@ -250,8 +249,7 @@ final class Subscription<T> {
         }
         long until = System.nanoTime() + CLOSE_GRACE.toNanos();
         try {
-            // the claim thread gives back what it still takes
-            if (claims != null) {
+            if (claims != null) { // the claim thread gives back what it still takes
                 claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
             }
         } catch (InterruptedException e) {

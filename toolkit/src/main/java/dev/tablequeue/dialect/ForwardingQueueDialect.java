@@ -143,6 +143,31 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
+        return delegate.ackByIds(binding, count);
+    }
+
+    @Override
+    public Optional<Statement> dropByIds(RoleBinding<?> binding, int count) {
+        return delegate.dropByIds(binding, count);
+    }
+
+    @Override
+    public Optional<Statement> retryByIds(RoleBinding<?> binding, int count) {
+        return delegate.retryByIds(binding, count);
+    }
+
+    @Override
+    public Optional<Statement> retryAfterByIds(RoleBinding<?> binding, int count) {
+        return delegate.retryAfterByIds(binding, count);
+    }
+
+    @Override
+    public Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> binding, int count) {
+        return delegate.deadLetterToGroupByIds(binding, count);
+    }
+
+    @Override
     public TransactionOpening transactionOpening(RoleBinding<?> binding) {
         return delegate.transactionOpening(binding);
     }

@@ -153,19 +153,34 @@ abstract class JooqQueueDialect extends JooqPieces {
 
     @Override
     public Statement ack(RoleBinding<?> b) {
-        return finish(b, "ack", false);
+        return finish(b, "ack", false, 1);
+    }
+
+    @Override
+    public Optional<Statement> ackByIds(RoleBinding<?> b, int count) {
+        return Optional.of(finish(b, "ack", false, count));
     }
 
     @Override
     public Statement drop(RoleBinding<?> b) {
-        return finish(b, "drop", true);
+        return finish(b, "drop", true, 1);
+    }
+
+    @Override
+    public Optional<Statement> dropByIds(RoleBinding<?> b, int count) {
+        return Optional.of(finish(b, "drop", true, count));
+    }
+
+    /** {@code id = ?} for one row, {@code id IN (?, ..)} for {@code count}: the rows a settlement writes. */
+    Condition idsAre(StatementWriter w, RoleBinding<?> b, int count) {
+        return count == 1 ? idIs(w, b) : typed(b.id()).in(ids(w, b, count));
     }
 
     /**
      * Marks processed_at (and, for a drop, the last error), or deletes the row, while (lease form) the row
      * holds the token.
      */
-    Statement finish(RoleBinding<?> b, String purpose, boolean failure) {
+    Statement finish(RoleBinding<?> b, String purpose, boolean failure, int count) {
         StatementWriter w = writer();
         Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
         if (processed.isPresent()) {
@@ -177,10 +192,10 @@ abstract class JooqQueueDialect extends JooqPieces {
             }
             return w.statement(purpose, w.dsl().update(table(b))
                     .set(set)
-                    .where(idIs(w, b))
+                    .where(idsAre(w, b, count))
                     .and(holdsLease(w, b)));
         }
-        return w.statement(purpose, w.dsl().deleteFrom(table(b)).where(idIs(w, b)).and(holdsLease(w, b)));
+        return w.statement(purpose, w.dsl().deleteFrom(table(b)).where(idsAre(w, b, count)).and(holdsLease(w, b)));
     }
 
     /**
@@ -190,6 +205,15 @@ abstract class JooqQueueDialect extends JooqPieces {
      */
     @Override
     public Optional<Statement> retry(RoleBinding<?> b) {
+        return retry(b, 1);
+    }
+
+    @Override
+    public Optional<Statement> retryByIds(RoleBinding<?> b, int count) {
+        return retry(b, count);
+    }
+
+    private Optional<Statement> retry(RoleBinding<?> b, int count) {
         StatementWriter w = writer();
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         switch (b.form()) {
@@ -206,12 +230,21 @@ abstract class JooqQueueDialect extends JooqPieces {
         }
         return Optional.of(w.statement("retry", w.dsl().update(table(b))
                 .set(set)
-                .where(idIs(w, b))
+                .where(idsAre(w, b, count))
                 .and(holdsLease(w, b))));
     }
 
     @Override
     public Statement retryAfter(RoleBinding<?> b) {
+        return retryAfter(b, 1);
+    }
+
+    @Override
+    public Optional<Statement> retryAfterByIds(RoleBinding<?> b, int count) {
+        return Optional.of(retryAfter(b, count));
+    }
+
+    private Statement retryAfter(RoleBinding<?> b, int count) {
         Field<?> column = b.column(Role.RETRY_AFTER).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a delayed retry needs a retryAfter column"));
         StatementWriter w = writer();
@@ -228,7 +261,7 @@ abstract class JooqQueueDialect extends JooqPieces {
             set.put(lease, DSL.inline(null, lease));
         }
         writeLastError(w, b, set);
-        return w.statement("retry after", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
+        return w.statement("retry after", w.dsl().update(table(b)).set(set).where(idsAre(w, b, count)).and(holdsLease(w, b)));
     }
 
     /** The database's clock plus a {@link Param.Kind#DELAY} param. */
@@ -236,6 +269,15 @@ abstract class JooqQueueDialect extends JooqPieces {
 
     @Override
     public Statement deadLetterToGroup(RoleBinding<?> b) {
+        return deadLetterToGroup(b, 1);
+    }
+
+    @Override
+    public Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> b, int count) {
+        return Optional.of(deadLetterToGroup(b, count));
+    }
+
+    private Statement deadLetterToGroup(RoleBinding<?> b, int count) {
         Field<?> column = b.column(Role.GROUP).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a dead letter into a group needs a group column; name a dead-letter table instead"));
         StatementWriter w = writer();
@@ -247,7 +289,7 @@ abstract class JooqQueueDialect extends JooqPieces {
             set.put(lease, DSL.inline(null, lease));
         }
         writeLastError(w, b, set);
-        return w.statement("dead letter", w.dsl().update(table(b)).set(set).where(idIs(w, b)).and(holdsLease(w, b)));
+        return w.statement("dead letter", w.dsl().update(table(b)).set(set).where(idsAre(w, b, count)).and(holdsLease(w, b)));
     }
 
     @Override

@@ -109,6 +109,37 @@ public interface QueueDialect {
     /** Moves a row into {@code target}, a table with the same columns: a copy, then a delete, in one transaction. */
     List<Statement> deadLetterToTable(RoleBinding<?> binding, Table<?> target);
 
+    // ---- settlements of many rows ----
+    // Each writes one outcome to count rows at once: the one-row statement with its id condition an IN list
+    // of count ids (Param.Kind.ID at indexes 0 to count - 1), every other value bound once for all of them
+    // (in the lease form one token: the rows hold one lease expiry). The runtime asks for a few counts and
+    // keeps what it gets; where a method answers empty, the default, it writes one statement per row.
+
+    /** {@link #ack} of {@code count} rows in one statement. */
+    default Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
+        return Optional.empty();
+    }
+
+    /** {@link #drop} of {@code count} rows in one statement, all binding one last error. */
+    default Optional<Statement> dropByIds(RoleBinding<?> binding, int count) {
+        return Optional.empty();
+    }
+
+    /** {@link #retry} of {@code count} rows in one statement, all binding one last error. */
+    default Optional<Statement> retryByIds(RoleBinding<?> binding, int count) {
+        return Optional.empty();
+    }
+
+    /** {@link #retryAfter} of {@code count} rows in one statement, all returning at one time. */
+    default Optional<Statement> retryAfterByIds(RoleBinding<?> binding, int count) {
+        return Optional.empty();
+    }
+
+    /** {@link #deadLetterToGroup} of {@code count} rows in one statement, all binding one last error. */
+    default Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> binding, int count) {
+        return Optional.empty();
+    }
+
     // ---- transactions, inserts, notifications ----
 
     /** How to open the transactions of a delivery's work at the binding's level or mode. */

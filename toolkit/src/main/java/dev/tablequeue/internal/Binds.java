@@ -94,6 +94,47 @@ public final class Binds {
         return this;
     }
 
+    /** A copy, whose values a caller may set without changing these. */
+    public Binds copy() {
+        Binds c = new Binds();
+        c.id = id;
+        c.ids = ids;
+        c.group = group;
+        c.now = now;
+        c.retryAt = retryAt;
+        c.delay = delay;
+        c.limit = limit;
+        c.leaseUntil = leaseUntil;
+        c.leaseHeld = leaseHeld;
+        c.destination = destination;
+        c.key = key;
+        c.lastError = lastError;
+        c.values = values;
+        return c;
+    }
+
+    /**
+     * The value set for {@code param}, as set (an {@link Instant}, a {@link Duration}), or null where none
+     * is: what tells whether two executions of one statement bind the same.
+     */
+    public Object valueSet(Param param) {
+        return switch (param.kind()) {
+            case ID -> ids.isEmpty() ? id : ids.get(param.index());
+            case GROUP -> group;
+            case NOW -> now;
+            case RETRY_AT -> retryAt;
+            case DELAY -> delay;
+            case LIMIT -> limit;
+            case LEASE_UNTIL -> leaseUntil;
+            case LEASE_HELD -> leaseHeld;
+            case DESTINATION -> destination;
+            case KEY -> key;
+            case LAST_ERROR -> lastError;
+            case VALUE -> values.get(param.index());
+            case CONSTANT -> param.constant();
+        };
+    }
+
     /** The JDBC value {@code param} takes, converted by {@code dialect} where it is a time or a delay. */
     public Object valueOf(Param param, QueueDialect dialect) {
         return switch (param.kind()) {

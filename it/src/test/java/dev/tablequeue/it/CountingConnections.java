@@ -1,0 +1,102 @@
+package dev.tablequeue.it;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+
+/**
+ * A data source over a pool that counts what the server is asked to run of a chosen kind of prepared
+ * statement: each execution once, and each row of a JDBC batch once (the server runs it once per row).
+ */
+final class CountingConnections extends ForwardingDataSource {
+    private static final Set<String> EXECUTIONS =
+            Set.of("execute", "executeUpdate", "executeQuery", "executeLargeUpdate", "addBatch");
+
+    private final Predicate<String> kind;
+    /** The SQL of each execution counted, in order. */
+    final List<String> executed = new CopyOnWriteArrayList<>();
+
+    CountingConnections(DataSource target, Predicate<String> kind) {
+        super(target);
+        this.kind = kind;
+    }
+
+    /**
+     * A settlement of table {@code table}: an UPDATE or DELETE of it that writes no lease (a claim's stamp and
+     * a lease extension bind the lease they write; a settlement clears it or leaves it).
+     */
+    static Predicate<String> settlementOf(String table) {
+        return sql -> {
+            String s = plain(sql);
+            return (s.startsWith("update " + table + " ") || s.startsWith("delete from " + table + " "))
+                    && !s.contains("locked_until = ?,") && !s.matches(".* set locked_until = \\?( |$).*");
+        };
+    }
+
+    /** An acknowledgement of table {@code table} (which keeps processed_at): the UPDATE that marks it. */
+    static Predicate<String> acknowledgementOf(String table) {
+        return sql -> plain(sql).startsWith("update " + table + " set processed_at = ");
+    }
+
+    /** The statement in lower case without identifier quotes. */
+    static String plain(String sql) {
+        return sql.toLowerCase(Locale.ROOT).replace("\"", "").replace("`", "").trim();
+    }
+
+    /** How many executions were counted. */
+    int count() {
+        return executed.size();
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return wrap(target.getConnection());
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        return wrap(target.getConnection(user, password));
+    }
+
+    private Connection wrap(Connection c) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            Object result = invoke(c, method, args);
+            if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
+                    && kind.test(sql)) {
+                return counting((PreparedStatement) result, sql);
+            }
+            return result;
+        };
+        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
+                handler);
+    }
+
+    private PreparedStatement counting(PreparedStatement ps, String sql) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (EXECUTIONS.contains(method.getName()) && (args == null || args.length == 0)) {
+                executed.add(sql);
+            }
+            return invoke(ps, method, args);
+        };
+        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, handler);
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
