@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Advisory: reads the candidates once for the free workers, then, in claim order until they are filled,
- * locks a candidate's key on a connection of its own and takes its row. That connection holds the key until
- * the row's settlement releases it ({@link KeyCompleter}). The candidates run on the first connection, which
+ * locks a candidate's key on a connection of its own and takes its row: in one statement where the dialect
+ * offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take.
+ * That connection holds the key until the row's settlement releases it ({@link KeyCompleter}). The candidates run on the first connection, which
  * the first candidate taken keeps; each further one takes a budget permit only where one is free at once,
  * and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
  *
@@ -189,33 +190,20 @@ final class AdvisoryClaimer implements Claimer {
         try {
             ClaimSteps.Candidate candidate;
             while ((candidate = queue.poll()) != null) {
-                boolean locked;
-                try {
-                    locked = keys.lock(c, candidate.key());
-                } catch (Throwable e) {
-                    // the lock may have been taken before the failure
-                    evict = true;
-                    throw e;
+                // a key taken before a failure may still be held
+                evict = true;
+                Tried tried = steps.locksAndTakes() ? lockAndTake(c, candidate) : lockThenTake(c, candidate);
+                evict = tried.keyMayBeHeld();
+                if (tried.failure() != null) {
+                    throw tried.failure();
                 }
-                if (!locked) {
-                    continue;
-                }
-                List<ClaimedRow> taken;
-                try {
-                    taken = takeInTurn(c, candidate.id());
-                } catch (Exception e) {
-                    evict = !keys.unlock(c, candidate.key());
-                    throw e;
-                }
-                if (taken.isEmpty()) {
-                    // settled by another holder between the select and the lock
-                    evict = !keys.unlock(c, candidate.key());
+                if (tried.taken().isEmpty()) {
                     if (evict) {
                         return null;
                     }
                     continue;
                 }
-                InWork d = new InWork(ctx, taken.get(0), c, candidate.key(), null);
+                InWork d = new InWork(ctx, tried.taken().get(0), c, candidate.key(), null);
                 c = null;
                 return d;
             }
@@ -225,6 +213,49 @@ final class AdvisoryClaimer implements Claimer {
                 keys.returnConnection(c, evict);
             }
         }
+    }
+
+    /**
+     * What trying one candidate came to: the row taken, whose key the connection then holds (none where it
+     * took nothing); where it took nothing, whether a key of it may still be held; the failure, if any.
+     */
+    private record Tried(List<ClaimedRow> taken, boolean keyMayBeHeld, Exception failure) {
+        static final Tried NOTHING = new Tried(List.of(), false, null);
+    }
+
+    /**
+     * The key and the row in one statement, which releases a key whose row it did not take; a failure leaves
+     * the key's state unknown.
+     */
+    private Tried lockAndTake(Connection c, ClaimSteps.Candidate candidate) throws InterruptedException {
+        ctx.turn.lockInterruptibly();
+        try {
+            return new Tried(steps.lockAndTake(c, candidate), false, null);
+        } catch (SQLException | RuntimeException e) {
+            return new Tried(List.of(), true, e);
+        } finally {
+            ctx.turn.unlock();
+        }
+    }
+
+    /**
+     * The key's lock, then the row's take; a key whose row is not taken (settled by another holder between
+     * the candidates and the lock, or a take that failed) is released.
+     */
+    private Tried lockThenTake(Connection c, ClaimSteps.Candidate candidate) throws SQLException {
+        if (!keys.lock(c, candidate.key())) {
+            return Tried.NOTHING;
+        }
+        List<ClaimedRow> taken;
+        try {
+            taken = takeInTurn(c, candidate.id());
+        } catch (Exception e) {
+            return new Tried(List.of(), !keys.unlock(c, candidate.key()), e);
+        }
+        if (taken.isEmpty()) {
+            return new Tried(List.of(), !keys.unlock(c, candidate.key()), null);
+        }
+        return new Tried(taken, false, null);
     }
 
     /** Takes a candidate's row; where the database takes one writer at a time, in turn with the settle threads. */

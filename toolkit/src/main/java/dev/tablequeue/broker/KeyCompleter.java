@@ -1,5 +1,7 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -11,8 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Advisory: writes each outcome on the connection that holds its row's key, then releases the key and
- * returns the connection. These outcomes are not batched: each is written on its own delivery's connection,
- * by one of the subscription's settle threads (or, {@link InlineCompleter}, by the claim thread).
+ * returns the connection. Where the dialect offers it, a one-statement outcome and the release are one
+ * statement, which releases the key after the outcome's write holds its row: a claim that takes the key
+ * before the write commits waits for the commit in its take and finds the row settled
+ * ({@link dev.tablequeue.dialect.QueueDialect#advisorySettleAndUnlock}). These outcomes are not batched:
+ * each is written on its own delivery's connection, by one of the subscription's settle threads (or,
+ * {@link InlineCompleter}, by the claim thread).
  */
 final class KeyCompleter implements Completer, InlineCompleter.Queued {
     private final SubscriptionContext ctx;
@@ -107,16 +113,25 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                 return false;
             }
             Settlement.Write written = null;
+            // whether the outcome's statement released the key as well
+            boolean unlocked = false;
             try {
                 if (!p.writesNothing()) {
                     Settlement.Write w = settlement.plan(p);
-                    writeOn(d.connection, w);
+                    Statement unlocking = unlocking(w);
+                    if (unlocking != null) {
+                        d.evicted = !writeAndUnlock(d.connection, w, unlocking);
+                        unlocked = true;
+                    } else {
+                        writeOn(d.connection, w);
+                    }
                     written = w;
                 }
             } catch (Exception e) {
                 reports.failed(p, e);
             } finally {
-                if (!keys.unlock(d.connection, d.advisoryKey)) {
+                // a statement that failed may or may not have released the key: this release tells which
+                if (!unlocked && !keys.unlock(d.connection, d.advisoryKey)) {
                     d.evicted = true;
                 }
             }
@@ -128,6 +143,29 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
             return true;
         } finally {
             d.lock.unlock();
+        }
+    }
+
+    /**
+     * The statement that writes {@code w}'s outcome and releases its key in one round trip: where the outcome
+     * is one statement in auto-commit and the dialect offers it that way; null otherwise (a transactional
+     * delivery, whose commit is the handler's too, writes and releases one after the other).
+     */
+    private Statement unlocking(Settlement.Write w) {
+        var plan = w.plan();
+        if (w.d().tx != null || plan.needsTransaction() || plan.run().size() != 1) {
+            return null;
+        }
+        return ctx.statements.unlocking().get(plan.run().get(0));
+    }
+
+    /** Runs {@code unlocking} for {@code w}; whether the release was confirmed. */
+    private boolean writeAndUnlock(Connection c, Settlement.Write w, Statement unlocking) throws SQLException {
+        try {
+            return Jdbc.query(c, unlocking, w.plan().binds().key(w.d().advisoryKey), ctx.dialect,
+                    Jdbc::firstBoolean);
+        } catch (SQLException e) {
+            throw reports.statementFailed(List.of(w), unlocking.purpose(), unlocking.sql(), e);
         }
     }
 

@@ -108,6 +108,16 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> advisoryLockAndTake(RoleBinding<?> binding, ClaimShape shape) {
+        return delegate.advisoryLockAndTake(binding, shape);
+    }
+
+    @Override
+    public Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> binding, Statement outcome) {
+        return delegate.advisorySettleAndUnlock(binding, outcome);
+    }
+
+    @Override
     public Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped) {
         return delegate.fetchByIds(binding, shape, count, stamped);
     }

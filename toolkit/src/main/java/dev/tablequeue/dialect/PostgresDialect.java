@@ -180,6 +180,67 @@ public final class PostgresDialect extends JooqQueueDialect {
         return true;
     }
 
+    /**
+     * {@code WITH tq_lock AS (SELECT pg_try_advisory_lock(..)), tq_taken AS (the take, where tq_lock locked),
+     * tq_back AS (SELECT pg_advisory_unlock(..) where it locked and took nothing) SELECT * FROM tq_taken}. The
+     * lock is one row of a CTE, so it is tried exactly once; the main query's one-time filter reads
+     * {@code tq_back}, whose {@code NOT EXISTS} runs the take to its end first, so a key is released only once
+     * its row is known not to be taken. The take is an UPDATE (or, on a table without an attempt column, a
+     * {@code SELECT .. FOR UPDATE}): at READ COMMITTED it waits for a settlement of the row that released the
+     * key and has not committed yet, and judges the row as that settlement left it.
+     */
+    @Override
+    public Optional<Statement> advisoryLockAndTake(RoleBinding<?> b, ClaimShape shape) {
+        requireForm(b);
+        StatementWriter w = writer();
+        String lock = w.render(keyCall(w, "pg_try_advisory_lock"));
+        Condition locked = DSL.condition(DSL.field(DSL.name("tq_lock", "tq_locked"), SQLDataType.BOOLEAN));
+        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
+        String take;
+        if (attempt.isEmpty()) {
+            take = w.render(w.dsl().select(shape(b, shape, false))
+                    .from(b.table(), DSL.table(DSL.name("tq_lock")))
+                    .where(locked)
+                    .and(idIs(w, b))
+                    .and(claimable(w, b)))
+                    + " for update of " + w.render(DSL.name(b.table().getName()));
+        } else {
+            take = w.render(w.dsl().update(table(b))
+                    .set(Map.of(typed(attempt.get()), attemptPlusOne(attempt.get())))
+                    .from(DSL.table(DSL.name("tq_lock")))
+                    .where(locked)
+                    .and(idIs(w, b))
+                    .and(claimable(w, b))
+                    .returning(shape(b, shape, true)));
+        }
+        String unlock = w.render(keyCall(w, "pg_advisory_unlock"));
+        return Optional.of(w.fromNamed("advisory lock and take", "with \"tq_lock\" as (select " + lock
+                + " as \"tq_locked\"), \"tq_taken\" as (" + take + "), \"tq_back\" as (select " + unlock
+                + " from \"tq_lock\" where \"tq_locked\" and not exists (select 1 from \"tq_taken\"))"
+                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0"));
+    }
+
+    /**
+     * {@code WITH tq_settled AS (outcome RETURNING 1) SELECT pg_advisory_unlock(..) FROM (SELECT count(*) FROM
+     * tq_settled)}: the count reads the outcome to its end, which holds its row's lock by then, before the one
+     * row it yields calls the release. The release is not transactional and takes effect before the commit;
+     * the row's lock, held until the commit, makes the next take of the row wait for it.
+     */
+    @Override
+    public Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> b, Statement outcome) {
+        List<Param> params = new ArrayList<>(outcome.params());
+        params.add(Param.of(Param.Kind.KEY));
+        return Optional.of(new Statement(outcome.purpose() + " and unlock", "with \"tq_settled\" as ("
+                + outcome.sql() + " returning 1) select pg_advisory_unlock(hashtextextended(?, 0))"
+                + " from (select count(*) from \"tq_settled\") as \"tq_written\"", params));
+    }
+
+    /** {@code function(hashtextextended(?key, 0))}. */
+    private static Field<Boolean> keyCall(StatementWriter w, String function) {
+        return DSL.field(function + "(hashtextextended({0}, 0))", SQLDataType.BOOLEAN,
+                w.text(Param.of(Param.Kind.KEY)));
+    }
+
     @Override
     public TransactionOpening transactionOpening(RoleBinding<?> b) {
         Opening level = b.opening().orElse(null);

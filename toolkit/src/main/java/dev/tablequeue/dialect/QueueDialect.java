@@ -86,6 +86,33 @@ public interface QueueDialect {
      */
     boolean advisoryTakeReturnsRows(RoleBinding<?> binding);
 
+    /**
+     * The advisory claim of one candidate in one statement: takes the key's lock without waiting and, where it
+     * did, takes the row as {@link #advisoryTake} does (binding the key, then what that take binds), returning
+     * the row in the take's shape. No row where the key is held elsewhere or the row is no longer claimable,
+     * and the session then holds no lock on the key: the statement releases a key whose row it did not take.
+     *
+     * <p>The take must wait for a write to the row that has not committed yet and judge the row as that write
+     * leaves it (an UPDATE, or a locking read, at READ COMMITTED): {@link #advisorySettleAndUnlock} releases the
+     * key of a settlement before the settlement commits. Empty, the default, where the dialect offers none; the
+     * runtime then runs {@link #advisoryLock} and {@link #advisoryTake}.
+     */
+    default Optional<Statement> advisoryLockAndTake(RoleBinding<?> binding, ClaimShape shape) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@code outcome} (one of the binding's settlement statements) and the release of the row's key in one
+     * statement: it binds what {@code outcome} binds, then the key, and returns one row of one boolean-like
+     * column, whether the session held the key. The release must follow the outcome's write of its row, so
+     * that a session which takes the key before the write commits waits for that commit in its take
+     * ({@link #advisoryLockAndTake}). Empty, the default, where the dialect offers none; the runtime then runs
+     * {@code outcome} and {@link #advisoryUnlock} one after the other.
+     */
+    default Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> binding, Statement outcome) {
+        return Optional.empty();
+    }
+
     /** Reads {@code count} rows by id; {@code stamped} reports the attempt as it was before a stamp counted it. */
     Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped);
 

@@ -7,7 +7,9 @@ import dev.tablequeue.binding.RoleBinding;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.Table;
 
@@ -21,14 +23,20 @@ import org.jooq.Table;
  * @param stamp the lease stamp of one row, where the lease claim does not stamp itself (or the claim is the
  *     service's own)
  * @param take the advisory take
+ * @param lockTake the advisory lock and take in one statement, where the dialect offers it and the key, the
+ *     take and the fetch are all the dialect's
  * @param fetchOne the fetch of one row by id, where the take does not return it or the claim is the
  *     service's own (read as stamped in the lease and advisory forms)
+ * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
+ *     group) mapped to that outcome and its key's release in one statement, where the dialect offers them
+ *     and the keys are the dialect's; empty otherwise
  */
 public record SubscriptionStatements(
         Statement claim,
         Optional<FifoGuard> guard,
         Optional<Statement> stamp,
         Optional<Statement> take,
+        Optional<Statement> lockTake,
         Optional<Statement> fetchOne,
         Optional<Statement> lock,
         Optional<Statement> unlock,
@@ -39,7 +47,8 @@ public record SubscriptionStatements(
         Optional<Statement> deadLetterToGroup,
         List<Statement> deadLetterToTable,
         Optional<Statement> extend,
-        TransactionOpening opening) {
+        TransactionOpening opening,
+        Map<Statement, Statement> unlocking) {
 
     /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
     public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
@@ -66,6 +75,26 @@ public record SubscriptionStatements(
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
         boolean fetch = ownClaim || (advisory && !dialect.advisoryTakeReturnsRows(binding));
+        // the one-statement forms take and release the dialect's own locks: not where the service locks
+        boolean dialectKeys = advisory && !binding.owns(dev.tablequeue.binding.Event.LOCK)
+                && !binding.owns(dev.tablequeue.binding.Event.UNLOCK);
+        Statement ack = dialect.ack(binding);
+        Statement drop = dialect.drop(binding);
+        Optional<Statement> retry = dialect.retry(binding);
+        Optional<Statement> retryAfter = binding.has(Role.RETRY_AFTER)
+                ? Optional.of(dialect.retryAfter(binding)) : Optional.empty();
+        Optional<Statement> toGroup = deadLetterToGroup
+                ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty();
+        Map<Statement, Statement> unlocking = new LinkedHashMap<>();
+        if (dialectKeys) {
+            List<Statement> single = new ArrayList<>(List.of(ack, drop));
+            retry.ifPresent(single::add);
+            retryAfter.ifPresent(single::add);
+            toGroup.ifPresent(single::add);
+            for (Statement outcome : single) {
+                dialect.advisorySettleAndUnlock(binding, outcome).ifPresent(s -> unlocking.put(outcome, s));
+            }
+        }
         return new SubscriptionStatements(
                 claim,
                 binding.fifo() ? dialect.fifoGuard(binding) : Optional.empty(),
@@ -73,17 +102,19 @@ public record SubscriptionStatements(
                         ? Optional.of(dialect.leaseStamp(binding, 1))
                         : Optional.empty(),
                 advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
+                dialectKeys && !fetch ? dialect.advisoryLockAndTake(binding, shape) : Optional.empty(),
                 fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, form != Form.ROW_LOCK)) : Optional.empty(),
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
-                dialect.ack(binding),
-                dialect.drop(binding),
-                dialect.retry(binding),
-                binding.has(Role.RETRY_AFTER) ? Optional.of(dialect.retryAfter(binding)) : Optional.empty(),
-                deadLetterToGroup ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty(),
+                ack,
+                drop,
+                retry,
+                retryAfter,
+                toGroup,
                 deadLetterTable != null ? dialect.deadLetterToTable(binding, deadLetterTable) : List.of(),
                 lease ? Optional.of(dialect.leaseExtend(binding)) : Optional.empty(),
-                dialect.transactionOpening(binding));
+                dialect.transactionOpening(binding),
+                java.util.Collections.unmodifiableMap(unlocking));
     }
 
     /** Every statement, in the order they are prepared. */
@@ -93,6 +124,7 @@ public record SubscriptionStatements(
         guard.ifPresent(g -> all.add(g.statement()));
         stamp.ifPresent(all::add);
         take.ifPresent(all::add);
+        lockTake.ifPresent(all::add);
         fetchOne.ifPresent(all::add);
         lock.ifPresent(all::add);
         unlock.ifPresent(all::add);
@@ -103,6 +135,7 @@ public record SubscriptionStatements(
         deadLetterToGroup.ifPresent(all::add);
         all.addAll(deadLetterToTable);
         extend.ifPresent(all::add);
+        all.addAll(unlocking.values());
         return all;
     }
 

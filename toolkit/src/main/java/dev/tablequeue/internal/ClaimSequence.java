@@ -162,6 +162,20 @@ public class ClaimSequence<R> {
         return fetch(c, id);
     }
 
+    /** Whether a candidate's key and row are taken in one statement ({@link #lockAndTake}). */
+    public boolean locksAndTakes() {
+        return statements.lockTake().isPresent();
+    }
+
+    /**
+     * Takes a candidate's key and its row in one statement: the row, whose key the connection then holds;
+     * empty where it took neither (the key is held elsewhere, or the row is no longer claimable).
+     */
+    public List<R> lockAndTake(Connection c, Candidate candidate) throws SQLException {
+        Binds binds = new Binds().key(candidate.key()).id(candidate.id()).group(group).now(clock.get());
+        return Jdbc.query(c, statements.lockTake().orElseThrow(), binds, dialect, rows::readAll);
+    }
+
     /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */
     public List<R> fetch(Connection c, Object id) throws SQLException {
         List<R> fetched;

@@ -54,6 +54,40 @@ class BindingStatementsTest {
     }
 
     @Test
+    void an_advisory_subscription_on_postgres_takes_and_releases_its_keys_in_its_claims_and_outcomes() {
+        PostgresDialect postgres = new PostgresDialect();
+        RoleBinding<Record> advisory = RoleBinding.of(T, T.ID).group(T.GRP).retryAfter(T.RETRY_AFTER)
+                .attempt(T.ATTEMPT).processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}").build();
+
+        SubscriptionStatements s = SubscriptionStatements.build(postgres, advisory, ClaimShape.ROLES, true, null);
+
+        assertThat(s.lockTake()).isPresent();
+        assertThat(s.unlocking().keySet()).containsExactlyInAnyOrder(s.ack(), s.drop(), s.retryAfter().orElseThrow(),
+                s.deadLetterToGroup().orElseThrow());
+        assertThat(s.unlocking().get(s.ack())).isEqualTo(postgres.advisorySettleAndUnlock(advisory, s.ack()).get());
+        assertThat(s.all()).contains(s.lockTake().get()).containsAll(s.unlocking().values());
+    }
+
+    @Test
+    void keys_the_service_locks_itself_and_dialects_without_the_statements_keep_the_lock_and_unlock_apart() {
+        RoleBinding<Record> ownLocks = RoleBinding.of(T, T.ID).group(T.GRP).attempt(T.ATTEMPT)
+                .processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}")
+                .ownLock((ctx, key) -> true).ownUnlock((ctx, key) -> true).build();
+        SubscriptionStatements own = SubscriptionStatements.build(new PostgresDialect(), ownLocks, ClaimShape.ROLES,
+                false, null);
+        assertThat(own.lockTake()).isEmpty();
+        assertThat(own.unlocking()).isEmpty();
+
+        RoleBinding<Record> sqlite = RoleBinding.of(T, T.ID).group(T.GRP).attempt(T.ATTEMPT)
+                .processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}").build();
+        SubscriptionStatements inProcess = SubscriptionStatements.build(SqliteQueues.DIALECT, sqlite,
+                ClaimShape.ROLES, false, null);
+        assertThat(inProcess.lockTake()).isEmpty();
+        assertThat(inProcess.unlocking()).isEmpty();
+        assertThat(inProcess.take()).isPresent();
+    }
+
+    @Test
     void every_refuses_a_binding_the_database_cannot_serve() {
         RoleBinding<Record> rowLock = RoleBinding.of(T, T.ID).payload(T.PAYLOAD).build();
 

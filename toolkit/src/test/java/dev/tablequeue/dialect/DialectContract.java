@@ -3,6 +3,7 @@ package dev.tablequeue.dialect;
 import dev.tablequeue.DialectException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
@@ -520,6 +521,100 @@ public abstract class DialectContract {
             } finally {
                 hold.ifPresent(SqliteKeyRegistry.Hold::release);
             }
+        }
+    }
+
+    @Test
+    public final void a_lock_and_take_holds_the_key_of_the_row_it_took_and_of_no_row_it_left() throws Exception {
+        QueueTable<?> t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect takes a key and its row in one statement");
+        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
+        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+            boolean counts = b == counted;
+            Statement lock = dialect.advisoryLock(b).orElseThrow();
+            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            long first = insert(t, r -> r.group("a").priority(1));
+            long second = insert(t, r -> r.group("a").priority(2));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            ClaimSequence.Candidate one = new ClaimSequence.Candidate(first, "q-" + first);
+            ClaimSequence.Candidate two = new ClaimSequence.Candidate(second, "q-" + second);
+            try (Connection holder = db.connect(); Connection other = db.connect()) {
+                assertThat(steps.locksAndTakes()).isTrue();
+                List<Map<String, Object>> taken = steps.lockAndTake(holder, one);
+                assertThat(ids(taken)).containsExactly(first);
+                if (counts) {
+                    assertThat(number(taken.get(0), "attempt")).isEqualTo(1L);
+                    assertThat(number(stored(t, first), "attempt")).isEqualTo(2L);
+                }
+                // the key is the holder's: another session takes neither it nor the row, and holds nothing
+                assertThat(answer(other, lock, new Binds().key(one.key()))).isFalse();
+                assertThat(steps.lockAndTake(other, one)).isEmpty();
+                assertThat(answer(other, unlock, new Binds().key(one.key()))).isFalse();
+
+                // a row no longer claimable is left, and so is its key
+                assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
+                assertThat(steps.lockAndTake(other, two)).isEmpty();
+                assertThat(answer(other, unlock, new Binds().key(two.key()))).isFalse();
+
+                // the outcome and the release in one statement
+                Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+                assertThat(answer(holder, ackAndUnlock, new Binds().id(first).now(now).key(one.key()))).isTrue();
+                assertThat(stored(t, first).get("processed_at")).isNotNull();
+                assertThat(answer(holder, unlock, new Binds().key(one.key()))).isFalse();
+                assertThat(answer(other, lock, new Binds().key(one.key()))).isTrue();
+                assertThat(answer(other, unlock, new Binds().key(one.key()))).isTrue();
+            }
+        }
+    }
+
+    @Test
+    public final void a_take_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
+            throws Exception {
+        QueueTable<?> t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect takes a key and its row in one statement");
+        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
+        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+            long id = insert(t, r -> r.group("a"));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            ClaimSequence.Candidate candidate = new ClaimSequence.Candidate(id, "q-" + id);
+            Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+            var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
+                assertThat(ids(steps.lockAndTake(settler, candidate))).containsExactly(id);
+                // the settlement has released the key and not committed: its commit is still to be seen
+                settler.setAutoCommit(false);
+                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key(candidate.key()))).isTrue();
+                var take = taker.submit(() -> steps.lockAndTake(other, candidate));
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> take.isDone() || sessionsWaitingForALock(observer) > 0);
+                assertThat(take.isDone()).as("the take waits for the settlement's commit").isFalse();
+                settler.commit();
+                assertThat(take.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEmpty();
+                assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key(candidate.key())))
+                        .as("the take that left the row left its key").isFalse();
+            } finally {
+                taker.shutdownNow();
+            }
+        }
+    }
+
+    /** How many sessions of the server wait for a row lock now. */
+    private long sessionsWaitingForALock(Connection observer) throws SQLException {
+        String sql = switch (engine()) {
+            case POSTGRES -> "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                    + " and datname = current_database()";
+            case MARIADB, MYSQL -> "select count(*) from information_schema.innodb_trx where trx_state = 'LOCK WAIT'";
+            case SQLITE -> throw new IllegalStateException("SQLite takes one writer at a time and has no row locks");
+        };
+        try (PreparedStatement ps = observer.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -94,6 +94,42 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void the_lock_and_take_counts_the_attempt_only_where_it_locked_and_releases_a_key_whose_row_it_left() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT).payload(t.PAYLOAD)
+                .advisory("jobs-{id}").build();
+        Statement both = dialect.advisoryLockAndTake(b, ClaimShape.ROLES).orElseThrow();
+        assertThat(both.sql()).isEqualTo("with \"tq_lock\" as (select pg_try_advisory_lock(hashtextextended(?, 0))"
+                + " as \"tq_locked\"), \"tq_taken\" as (update \"email_jobs\" set \"attempt\" = (\"attempt\" + 1)"
+                + " from \"tq_lock\" where (\"tq_lock\".\"tq_locked\" and \"id\" = ? and \"grp\" = ?)"
+                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\"),"
+                + " \"tq_back\" as (select pg_advisory_unlock(hashtextextended(?, 0)) from \"tq_lock\""
+                + " where \"tq_locked\" and not exists (select 1 from \"tq_taken\"))"
+                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0");
+        assertThat(both.params()).extracting(Param::kind).containsExactly(Kind.KEY, Kind.ID, Kind.GROUP, Kind.KEY);
+    }
+
+    @Test
+    void a_lock_and_take_without_an_attempt_column_reads_its_row_with_a_row_lock() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).payload(t.PAYLOAD).advisory("jobs-{id}").build();
+        assertThat(dialect.advisoryLockAndTake(b, ClaimShape.ROLES).orElseThrow().sql())
+                .contains("\"tq_taken\" as (select \"id\", \"payload\" from \"email_jobs\", \"tq_lock\""
+                        + " where (\"tq_lock\".\"tq_locked\" and \"id\" = ? and \"grp\" = ?)"
+                        + " for update of \"email_jobs\")");
+    }
+
+    @Test
+    void an_outcome_and_unlock_releases_the_key_after_the_outcome_has_written_its_row() {
+        RoleBinding<Record> b = roles().advisory("jobs-{id}").build();
+        Statement ack = dialect.ack(b);
+        Statement both = dialect.advisorySettleAndUnlock(b, ack).orElseThrow();
+        assertThat(both.sql()).isEqualTo("with \"tq_settled\" as (" + ack.sql() + " returning 1)"
+                + " select pg_advisory_unlock(hashtextextended(?, 0)) from (select count(*) from \"tq_settled\")"
+                + " as \"tq_written\"");
+        assertThat(both.params()).extracting(Param::kind).containsExactly(Kind.NOW, Kind.ID, Kind.KEY);
+        assertThat(both.purpose()).isEqualTo("ack and unlock");
+    }
+
+    @Test
     void lease_settlements_name_the_token() {
         RoleBinding<Record> b = roles().lease(t.LOCKED_UNTIL).build();
         assertThat(dialect.ack(b).sql()).isEqualTo("update \"email_jobs\" set \"processed_at\" = " + TS
