@@ -151,7 +151,8 @@ final class Settlement {
      *     had: the caller rolls back and writes each outcome on its own
      */
     Map<Write, Exception> writeAll(Connection c, List<Write> writes, boolean token) throws SQLException, BatchFailure {
-        Map<Write, Exception> lost = new IdentityHashMap<>();
+        // made at the first lost lease: most writes lose none, and this runs for every outcome written
+        Map<Write, Exception> lost = Map.of();
         int stages = 0;
         for (Write w : writes) {
             if (w.plan().own() != null) {
@@ -162,6 +163,9 @@ final class Settlement {
                 }
             }
             stages = Math.max(stages, w.plan().run().size());
+        }
+        if (writes.size() == 1) {
+            return writeOne(c, writes.get(0), token);
         }
         for (int stage = 0; stage < stages; stage++) {
             List<Write> live = new ArrayList<>(writes.size());
@@ -180,12 +184,25 @@ final class Settlement {
                 int[] changed = execute(c, g.statement(), g.writes());
                 for (int i = 0; i < g.writes().size(); i++) {
                     if (token && changed[i] == 0) {
+                        if (lost.isEmpty()) {
+                            lost = new IdentityHashMap<>();
+                        }
                         lost.put(g.writes().get(i), reports.leaseLost(g.writes().get(i), g.statement()));
                     }
                 }
             }
         }
         return lost;
+    }
+
+    /** {@link #writeAll} of one outcome: its statements in turn, with nothing to group. */
+    private Map<Write, Exception> writeOne(Connection c, Write w, boolean token) throws SQLException, BatchFailure {
+        for (Statement statement : w.plan().run()) {
+            if (execute(c, statement, List.of(w))[0] == 0 && token) {
+                return Map.of(w, reports.leaseLost(w, statement));
+            }
+        }
+        return Map.of();
     }
 
     /**
