@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * Advisory: reads the candidates once for the free workers, then, in claim order until they are filled,
  * locks a candidate's key on a connection of its own and takes its row: in one statement where the dialect
  * offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take.
- * That connection holds the key until the row's settlement releases it ({@link KeyCompleter}). The candidates run on the first connection, which
- * the first candidate taken keeps; each further one takes a budget permit only where one is free at once,
- * and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
+ * That connection holds the key until the row's settlement releases it ({@link KeyCompleter}). The
+ * candidates run on the first connection, which the first candidate taken keeps; each further one takes a
+ * budget permit only where one is free at once, and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
  *
  * <p>Where the database takes writers side by side, each free worker's connection tries the candidates at
  * the same time as the others (on a virtual thread each, the first on the claim thread), so a claim costs
