@@ -50,6 +50,7 @@ final class JsonReport {
             n.put("seconds", r.length().toSeconds());
             n.put("sliceSeconds", r.slice().toSeconds());
             n.put("published", r.published());
+            n.put("handled", r.handled());
             ArrayNode slices = n.putArray("slices");
             for (int i = 0; i < r.millis().size(); i++) {
                 ObjectNode slice = slices.addObject();

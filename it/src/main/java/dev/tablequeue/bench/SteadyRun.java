@@ -23,8 +23,9 @@ import org.jooq.Record;
  * Steady state (issue 14, item 5): a subscription of {@code workers} workers consumes while publishers write
  * at a fixed rate below what it can consume, for a while. Each message carries the time it was published;
  * its handler notes the time from the publish call to its own first line, per slice of the run (a minute,
- * in full mode). At the end the table's dead and live tuples and its autovacuum runs are read from
- * {@code pg_stat_user_tables}: whether latency holds and the table is kept clean while it grows.
+ * in full mode). At the end (up to 60 s after the last publish, for the backlog to drain) the messages
+ * handled and the table's dead and live tuples and autovacuum runs are read ({@code pg_stat_user_tables}):
+ * whether latency holds, the subscription keeps up, and the table is kept clean while it grows.
  */
 final class SteadyRun {
     /** Publisher threads, each writing its share of the rate in batches of {@link #BATCH}. */
@@ -85,18 +86,15 @@ final class SteadyRun {
             while (handled.get() < published.get() && System.nanoTime() < deadline) {
                 LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
             }
-            if (handled.get() < published.get()) {
-                throw new IllegalStateException((published.get() - handled.get()) + " of " + published.get()
-                        + " message(s) not handled 60 s after the last publish");
-            }
         } finally {
             broker.close();
         }
         long[] tuples = tuples(db, table.getName());
         db.drop(table);
         List<List<Double>> bySlice = millis.stream().map(q -> (List<Double>) new ArrayList<>(q)).toList();
+        // a subscription that falls behind is what this case is there to show: its backlog is reported, not failed
         return new SteadyResult(db.engine().label(), Forms.of(form), workers, rate, length, slice, published.get(),
-                bySlice, tuples[0], tuples[1], tuples[2]);
+                handled.get(), bySlice, tuples[0], tuples[1], tuples[2]);
     }
 
     /** Dead tuples, live tuples and autovacuum runs of {@code table}, once the statistics have caught up. */
