@@ -322,12 +322,14 @@ public final class Bench {
 
     /**
      * The steady state on PostgreSQL, row lock and lease at the most workers: publishing at 80% of the rate the
-     * same run measured for the consumption case, for 5 minutes (5 s in quick mode).
+     * same run measured for the consumption case, for 5 minutes (5 s in quick mode, or --steady-seconds).
      */
     private void steady(BenchDatabase db) {
         int workers = options.workers().getLast();
-        Duration length = options.quick() ? Duration.ofSeconds(5) : Duration.ofMinutes(5);
-        Duration slice = options.quick() ? Duration.ofSeconds(1) : Duration.ofMinutes(1);
+        Duration length = options.steadySeconds() > 0 ? Duration.ofMillis((long) (options.steadySeconds() * 1000))
+                : options.quick() ? Duration.ofSeconds(5) : Duration.ofMinutes(5);
+        // five slices, a minute each at the full length
+        Duration slice = length.dividedBy(5);
         for (Form form : List.of(Form.ROW_LOCK, Form.LEASE)) {
             if (!options.forms().contains(form)) {
                 continue;

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param skip parts left out: consume, publish, latency, db-scheduler, durable, outbox, batched
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
+ * @param steadySeconds the steady state's length, where given (else 5 minutes, 5 s in quick mode)
  */
 record BenchOptions(
         boolean quick,
@@ -33,7 +34,8 @@ record BenchOptions(
         long maxMessages,
         Set<String> skip,
         boolean rawVirtual,
-        Set<Form> forms) {
+        Set<Form> forms,
+        double steadySeconds) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -53,6 +55,7 @@ record BenchOptions(
         Integer rounds = null;
         double seconds = 3.0;
         long maxMessages = 400_000;
+        double steadySeconds = 0;
         Set<String> skip = new LinkedHashSet<>();
         Set<String> only = null;
         boolean rawVirtual = false;
@@ -75,6 +78,7 @@ record BenchOptions(
                 case "--rounds" -> rounds = Integer.parseInt(value);
                 case "--seconds" -> seconds = Double.parseDouble(value);
                 case "--max-messages" -> maxMessages = Long.parseLong(value);
+                case "--steady-seconds" -> steadySeconds = Double.parseDouble(value);
                 case "--raw-virtual" -> rawVirtual = true;
                 case "--forms" -> forms = Arrays.stream(value.split(","))
                         .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
@@ -83,7 +87,7 @@ record BenchOptions(
                 case "--only" -> only = parts(name, value);
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
+                        + " --seconds=S, --max-messages=N, --steady-seconds=S, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
                         + " --raw-virtual,"
                         + " --forms=row-lock,lease,advisory");
             }
@@ -96,11 +100,11 @@ record BenchOptions(
             }
         }
         int r = rounds != null ? rounds : quick ? 1 : 3;
-        if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0) {
+        if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0 || steadySeconds < 0) {
             throw new IllegalArgumentException("rounds, workers and seconds must be positive");
         }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
-                rawVirtual, forms);
+                rawVirtual, forms, steadySeconds);
     }
 
     /** The parts an option names, each checked against {@link #PARTS}. */
