@@ -3,15 +3,14 @@
 -- to be dead, which a table that keeps its processed rows reaches later and later as it grows: a queue table
 -- is vacuumed by a fixed count of dead rows instead, and without the cost delay. How often autovacuum looks at
 -- a database at all is the server's autovacuum_naptime (README, "Keeping a PostgreSQL queue table fast").
-ALTER TABLE email_jobs SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
-    autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000,
-    autovacuum_vacuum_cost_delay = 0);
-ALTER TABLE support_tickets SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
-    autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000,
-    autovacuum_vacuum_cost_delay = 0);
-ALTER TABLE invoice_jobs SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
-    autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000,
-    autovacuum_vacuum_cost_delay = 0);
-ALTER TABLE demo_jobs SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000,
-    autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 10000,
-    autovacuum_vacuum_cost_delay = 0);
+DO $$
+DECLARE
+    queue_table TEXT;
+BEGIN
+    FOREACH queue_table IN ARRAY ARRAY['email_jobs', 'support_tickets', 'invoice_jobs', 'demo_jobs'] LOOP
+        EXECUTE format('ALTER TABLE %I SET (autovacuum_vacuum_scale_factor = 0,'
+            ' autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_insert_scale_factor = 0,'
+            ' autovacuum_vacuum_insert_threshold = 10000, autovacuum_vacuum_cost_delay = 0)', queue_table);
+    END LOOP;
+END
+$$;
