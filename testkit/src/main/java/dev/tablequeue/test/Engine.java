@@ -1,6 +1,7 @@
 package dev.tablequeue.test;
 
 import java.util.Locale;
+import org.jooq.SQLDialect;
 
 /** The databases a {@link TableQueueDatabase} gives a test class. */
 public enum Engine {
@@ -31,6 +32,16 @@ public enum Engine {
     /** The system property read where {@link #variable()} is not set; null for SQLite. */
     public String property() {
         return this == SQLITE ? null : "tablequeue." + key + ".url";
+    }
+
+    /** jOOQ's dialect for a test's own statements on this engine. */
+    public SQLDialect sqlDialect() {
+        return switch (this) {
+            case POSTGRES -> SQLDialect.POSTGRES;
+            case MARIADB -> SQLDialect.MARIADB;
+            case MYSQL -> SQLDialect.MYSQL;
+            case SQLITE -> SQLDialect.SQLITE;
+        };
     }
 
     /** The image a container of this engine runs by default; null for SQLite. */

@@ -1,14 +1,7 @@
 package dev.tablequeue.test;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,18 +10,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.opentest4j.TestAbortedException;
 
 /**
  * A JUnit 5 extension that gives a test class a database of its own: created before the class's first test,
@@ -56,8 +45,6 @@ import org.opentest4j.TestAbortedException;
  * {@code tq_}, so classes that run side by side, or builds on one server, do not meet.
  */
 public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCallback {
-    private static final Pattern SERVER_URL = Pattern.compile("^(jdbc:[a-z]+://[^/?]+)(/[^?]*)?(\\?.*)?$");
-
     private final Engine engine;
     private final List<String> migrations;
     private final Map<String, String> placeholders;
@@ -75,8 +62,7 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
     }
 
     /** What the extension made for the class under way. */
-    private record Open(String name, String url, String adminUrl, String origin, Path file, HikariDataSource pool,
-            int migrationsApplied) {}
+    private record Open(FreshDatabase database, HikariDataSource pool, int migrationsApplied) {}
 
     private TableQueueDatabase(Builder b) {
         this.engine = b.engine;
@@ -91,17 +77,6 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
     /** Starts an extension for a database on {@code engine}. */
     public static Builder on(Engine engine) {
         return new Builder(engine);
-    }
-
-    /** Whether a missing server fails the tests instead of skipping them ({@code TABLEQUEUE_REQUIRE_LIVE=1}). */
-    static boolean liveRequired() {
-        return "1".equals(System.getenv("TABLEQUEUE_REQUIRE_LIVE"));
-    }
-
-    /** The prefix of the databases the kit creates: {@code TABLEQUEUE_DB_PREFIX}, or {@code tq_}. */
-    static String prefix() {
-        String set = System.getenv("TABLEQUEUE_DB_PREFIX");
-        return set == null || set.isBlank() ? "tq_" : set.strip();
     }
 
     /**
@@ -121,7 +96,13 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
                     + context.getDisplayName() + " started)");
         }
         String name = name(context.getRequiredTestClass());
-        Open made = engine == Engine.SQLITE ? sqlite(name) : onServer(name, context);
+        Open made;
+        if (engine == Engine.SQLITE) {
+            FreshDatabase file = FreshDatabase.sqlite(name);
+            made = new Open(file, file.pool(poolSize), 0);
+        } else {
+            made = onServer(name, context);
+        }
         try {
             open = migrate(made);
         } catch (RuntimeException e) {
@@ -142,21 +123,10 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
     private String name(Class<?> testClass) {
         String simple = testClass.getSimpleName().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
         String random = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
-        String head = (prefix() + "kit_").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        String head = (FreshDatabase.prefix() + "kit_").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
         // PostgreSQL keeps 63 bytes of a name and MySQL 64: the class name gives way
         int room = 60 - head.length() - random.length() - 1;
         return head + simple.substring(0, Math.max(0, Math.min(simple.length(), room))) + "_" + random;
-    }
-
-    private Open sqlite(String name) {
-        try {
-            Path dir = Files.createTempDirectory("tablequeue-test-");
-            Path file = dir.resolve(name + ".db");
-            String url = "jdbc:sqlite:" + file;
-            return new Open(name, url, null, "file " + file, file, pool(url, name), 0);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create a SQLite file for the test class: " + e.getMessage(), e);
-        }
     }
 
     private Open onServer(String name, ExtensionContext context) {
@@ -166,26 +136,16 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
         } catch (Servers.NoServer e) {
             throw unavailable(context, e.getMessage(), e);
         }
-        try (Connection c = DriverManager.getConnection(server.adminUrl()); Statement s = c.createStatement()) {
-            if (engine == Engine.POSTGRES) {
-                s.execute("CREATE DATABASE \"" + name + "\"");
-            } else {
-                s.execute("CREATE DATABASE `" + name + "` CHARACTER SET utf8mb4");
-            }
+        try {
+            FreshDatabase made = FreshDatabase.onServer(engine, name, server);
+            return new Open(made, made.pool(poolSize), 0);
         } catch (SQLException e) {
-            throw unavailable(context, "cannot create database " + name + " on the " + engine + " server of "
-                    + server.origin() + " (" + redacted(server.adminUrl()) + "): " + e.getMessage(), e);
+            throw unavailable(context, FreshDatabase.refused(engine, name, server, e), e);
         }
-        String url = withDatabase(server.adminUrl(), name);
-        return new Open(name, url, server.adminUrl(), server.origin(), null, pool(url, name), 0);
     }
 
     private RuntimeException unavailable(ExtensionContext context, String why, Exception cause) {
-        String message = context.getDisplayName() + ": " + why;
-        if (liveRequired.getAsBoolean()) {
-            return new IllegalStateException(message + " (TABLEQUEUE_REQUIRE_LIVE=1 makes this a failure)", cause);
-        }
-        return new TestAbortedException(message, cause);
+        return FreshDatabase.unavailable(context.getDisplayName(), why, cause, liveRequired.getAsBoolean());
     }
 
     private Open migrate(Open made) {
@@ -200,62 +160,19 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
                     .failOnMissingLocations(true)
                     .load()
                     .migrate();
-            return new Open(made.name(), made.url(), made.adminUrl(), made.origin(), made.file(), made.pool(),
-                    result.migrationsExecuted);
+            return new Open(made.database(), made.pool(), result.migrationsExecuted);
         } catch (RuntimeException e) {
             throw new IllegalStateException("the migrations " + migrations + " did not apply to " + engine
-                    + " database " + made.name() + ": " + e.getMessage(), e);
+                    + " database " + made.database().name() + ": " + e.getMessage(), e);
         }
     }
 
-    private HikariDataSource pool(String url, String name) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(url);
-        config.setMaximumPoolSize(poolSize);
-        config.setMinimumIdle(0);
-        config.setPoolName("tablequeue-test-" + name);
-        if (engine == Engine.SQLITE) {
-            config.setConnectionInitSql("PRAGMA busy_timeout = 10000");
+    private static void drop(Open was) {
+        try {
+            was.pool().close();
+        } finally {
+            was.database().close();
         }
-        return new HikariDataSource(config);
-    }
-
-    private void drop(Open was) {
-        was.pool().close();
-        if (was.file() != null) {
-            try {
-                for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
-                    Files.deleteIfExists(was.file().resolveSibling(was.file().getFileName() + suffix));
-                }
-                Files.deleteIfExists(was.file().getParent());
-            } catch (IOException ignored) {
-                // a temporary folder: the system cleans it
-            }
-            return;
-        }
-        try (Connection c = DriverManager.getConnection(was.adminUrl()); Statement s = c.createStatement()) {
-            s.execute(engine == Engine.POSTGRES
-                    ? "DROP DATABASE IF EXISTS \"" + was.name() + "\" WITH (FORCE)"
-                    : "DROP DATABASE IF EXISTS `" + was.name() + "`");
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot drop " + engine + " database " + was.name() + ": "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /** {@code admin} with its database replaced by {@code db}. */
-    static String withDatabase(String admin, String db) {
-        Matcher m = SERVER_URL.matcher(admin);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("not a JDBC URL of a server (jdbc:<driver>://host[:port]/..): "
-                    + redacted(admin));
-        }
-        return m.group(1) + "/" + db + (m.group(3) == null ? "" : m.group(3));
-    }
-
-    /** {@code url} with a password in its query replaced by {@code ***}. */
-    static String redacted(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 
     private Open current() {
@@ -275,17 +192,17 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
 
     /** The database's name (SQLite: the file's name without {@code .db}). */
     public String name() {
-        return current().name();
+        return current().database().name();
     }
 
     /** The database's JDBC URL. */
     public String url() {
-        return current().url();
+        return current().database().url();
     }
 
     /** Where the server came from: the variable or property that named it, the container's image, or the file. */
     public String origin() {
-        return current().origin();
+        return current().database().origin();
     }
 
     /** How many migrations Flyway applied to the fresh database. */
@@ -300,19 +217,13 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
 
     /** A jOOQ context on {@link #dataSource()}, in the engine's dialect. */
     public DSLContext dsl() {
-        SQLDialect dialect = switch (engine) {
-            case POSTGRES -> SQLDialect.POSTGRES;
-            case MARIADB -> SQLDialect.MARIADB;
-            case MYSQL -> SQLDialect.MYSQL;
-            case SQLITE -> SQLDialect.SQLITE;
-        };
-        return DSL.using(dataSource(), dialect);
+        return DSL.using(dataSource(), engine.sqlDialect());
     }
 
     @Override
     public String toString() {
         Open o = open;
-        return "TableQueueDatabase[" + engine + (o == null ? "" : ", " + o.name() + " from " + o.origin()) + "]";
+        return "TableQueueDatabase[" + engine + (o == null ? "" : ", " + o.database().name() + " from " + o.database().origin()) + "]";
     }
 
     /** Sets up a {@link TableQueueDatabase}. */
@@ -323,7 +234,7 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
         private int poolSize = 10;
         private String image;
         private Finder finder = Servers::find;
-        private BooleanSupplier liveRequired = TableQueueDatabase::liveRequired;
+        private BooleanSupplier liveRequired = FreshDatabase::liveRequired;
 
         private Builder(Engine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");

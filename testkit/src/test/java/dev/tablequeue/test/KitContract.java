@@ -55,7 +55,7 @@ abstract class KitContract {
 
     @Test
     void the_class_gets_a_database_of_its_own_migrated_from_the_given_locations() throws Exception {
-        assertThat(db().name()).startsWith(TableQueueDatabase.prefix().toLowerCase() + "kit_")
+        assertThat(db().name()).startsWith(FreshDatabase.prefix().toLowerCase() + "kit_")
                 .contains(getClass().getSimpleName().toLowerCase());
         assertThat(db().migrationsApplied()).isEqualTo(1);
         assertThat(db().url()).contains(db().name());

@@ -41,12 +41,12 @@ class ServersTest {
 
     @Test
     void a_server_url_gets_the_database_in_place_of_its_own_and_keeps_its_options() {
-        assertThat(TableQueueDatabase.withDatabase("jdbc:mariadb://127.0.0.1:3306/?user=root", "x"))
+        assertThat(FreshDatabase.withDatabase("jdbc:mariadb://127.0.0.1:3306/?user=root", "x"))
                 .isEqualTo("jdbc:mariadb://127.0.0.1:3306/x?user=root");
-        assertThat(TableQueueDatabase.withDatabase("jdbc:postgresql://h:5432/postgres", "x"))
+        assertThat(FreshDatabase.withDatabase("jdbc:postgresql://h:5432/postgres", "x"))
                 .isEqualTo("jdbc:postgresql://h:5432/x");
-        assertThat(TableQueueDatabase.withDatabase("jdbc:mysql://h", "x")).isEqualTo("jdbc:mysql://h/x");
-        assertThatThrownBy(() -> TableQueueDatabase.withDatabase("jdbc:sqlite:file.db?password=s3cret", "x"))
+        assertThat(FreshDatabase.withDatabase("jdbc:mysql://h", "x")).isEqualTo("jdbc:mysql://h/x");
+        assertThatThrownBy(() -> FreshDatabase.withDatabase("jdbc:sqlite:file.db?password=s3cret", "x"))
                 .hasMessage("not a JDBC URL of a server (jdbc:<driver>://host[:port]/..): jdbc:sqlite:file.db"
                         + "?password=***");
     }
