@@ -1,8 +1,9 @@
 /**
  * tablequeue's toolkit: role bindings ({@code dev.tablequeue.binding}), the dialect SPI and the built-in
  * dialects ({@code dev.tablequeue.dialect}), the broker, publisher and queue admin
- * ({@code dev.tablequeue.broker}), the transport middleware SPI ({@code dev.tablequeue.transport}), a
- * settable clock ({@code dev.tablequeue.testkit}), and the exceptions ({@code dev.tablequeue}).
+ * ({@code dev.tablequeue.broker}), the transport middleware SPI ({@code dev.tablequeue.transport}), and the
+ * exceptions ({@code dev.tablequeue}). The settable clock and the test helpers are the test kit's
+ * ({@code tablequeue-test}, module {@code dev.tablequeue.test}).
  *
  * <p>{@code dev.tablequeue.internal} holds what the runtime runs statements with (their binds, the JDBC
  * calls, the writer the built-in dialects render with, SQLite's key registry): it is not exported, but to
@@ -22,7 +23,6 @@ module dev.tablequeue {
     exports dev.tablequeue.broker;
     exports dev.tablequeue.dialect;
     exports dev.tablequeue.transport;
-    exports dev.tablequeue.testkit;
     exports dev.tablequeue.internal to dev.tablequeue.outbox;
 
     uses dev.tablequeue.dialect.QueueDialectProvider;

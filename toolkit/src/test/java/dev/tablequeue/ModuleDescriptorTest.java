@@ -25,8 +25,7 @@ class ModuleDescriptorTest {
         Map<String, Set<String>> exports = descriptor().exports().stream()
                 .collect(Collectors.toMap(ModuleDescriptor.Exports::source, ModuleDescriptor.Exports::targets));
         assertThat(exports).containsOnlyKeys("dev.tablequeue", "dev.tablequeue.binding", "dev.tablequeue.broker",
-                "dev.tablequeue.dialect", "dev.tablequeue.transport", "dev.tablequeue.testkit",
-                "dev.tablequeue.internal");
+                "dev.tablequeue.dialect", "dev.tablequeue.transport", "dev.tablequeue.internal");
         assertThat(exports.get("dev.tablequeue.internal")).containsExactly("dev.tablequeue.outbox");
         assertThat(exports.get("dev.tablequeue.broker")).isEmpty();
     }

@@ -16,7 +16,7 @@ import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.testkit.LiveDatabase;
-import dev.tablequeue.testkit.SettableClock;
+import dev.tablequeue.test.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.Temporal;

@@ -1,7 +1,9 @@
 /**
  * tablequeue's test kit: {@link dev.tablequeue.test.TableQueueDatabase} gives a JUnit 5 test class a fresh, migrated
- * database on PostgreSQL, MariaDB, MySQL or SQLite; {@link dev.tablequeue.test.QueueWatch} waits on what a broker
- * does without sleeping; {@link dev.tablequeue.test.QueueAssertions} checks what a queue and its rows hold. The
- * settable clock a broker takes for due times and leases is {@code dev.tablequeue.testkit.SettableClock}.
+ * database on PostgreSQL, MariaDB, MySQL or SQLite, and {@link dev.tablequeue.test.FreshDatabase} one that a test
+ * makes and drops itself; {@link dev.tablequeue.test.SettableClock} moves a broker's due times and leases without
+ * waiting; {@link dev.tablequeue.test.QueueWatch} waits on what a broker does without sleeping;
+ * {@link dev.tablequeue.test.QueueAssertions} checks what a queue and its rows hold. The contract suites a dialect
+ * proves itself with are in {@code dev.tablequeue.test.contract}.
  */
 package dev.tablequeue.test;

@@ -1,4 +1,4 @@
-package dev.tablequeue.testkit;
+package dev.tablequeue.test;
 
 import java.time.Clock;
 import java.time.Duration;

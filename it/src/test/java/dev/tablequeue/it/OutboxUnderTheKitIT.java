@@ -1,10 +1,12 @@
-package dev.tablequeue.test;
+package dev.tablequeue.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.OutboxBinding;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.TableQueueDatabase;
 import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -12,7 +14,10 @@ import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Under the kit the outbox is off: it needs no record table, and tracks nothing. */
+/**
+ * Under the kit the outbox is off: it needs no record table, and tracks nothing. Here, not in the kit's own
+ * tests, since the outbox's tests use the kit (its settable clock).
+ */
 class OutboxUnderTheKitIT {
     @RegisterExtension
     static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).build();
