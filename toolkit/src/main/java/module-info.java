@@ -7,9 +7,12 @@
  *
  * <p>{@code dev.tablequeue.internal} holds what the runtime runs statements with (their binds, the JDBC
  * calls, the writer the built-in dialects render with, SQLite's key registry): it is not exported, but to
- * the outbox, which runs its record statements the same way.
+ * the outbox, which runs its record statements the same way, and to the test kit, whose dialect contract
+ * runs a dialect's statements through the runtime's own claim steps.
  */
-@SuppressWarnings("module") // the outbox's jar names its module dev.tablequeue.outbox, outside this build's module path
+// the outbox's and the kit's jars name their modules (dev.tablequeue.outbox, dev.tablequeue.test), outside this
+// build's module path
+@SuppressWarnings("module")
 module dev.tablequeue {
     requires transitive java.sql;
     requires transitive org.jooq;
@@ -23,7 +26,7 @@ module dev.tablequeue {
     exports dev.tablequeue.broker;
     exports dev.tablequeue.dialect;
     exports dev.tablequeue.transport;
-    exports dev.tablequeue.internal to dev.tablequeue.outbox;
+    exports dev.tablequeue.internal to dev.tablequeue.outbox, dev.tablequeue.test;
 
     uses dev.tablequeue.dialect.QueueDialectProvider;
 

@@ -21,12 +21,13 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void the_api_packages_are_exported_and_the_internal_one_only_to_the_outbox() {
+    void the_api_packages_are_exported_and_the_internal_one_only_to_the_outbox_and_the_test_kit() {
         Map<String, Set<String>> exports = descriptor().exports().stream()
                 .collect(Collectors.toMap(ModuleDescriptor.Exports::source, ModuleDescriptor.Exports::targets));
         assertThat(exports).containsOnlyKeys("dev.tablequeue", "dev.tablequeue.binding", "dev.tablequeue.broker",
                 "dev.tablequeue.dialect", "dev.tablequeue.transport", "dev.tablequeue.internal");
-        assertThat(exports.get("dev.tablequeue.internal")).containsExactly("dev.tablequeue.outbox");
+        assertThat(exports.get("dev.tablequeue.internal"))
+                .containsExactlyInAnyOrder("dev.tablequeue.outbox", "dev.tablequeue.test");
         assertThat(exports.get("dev.tablequeue.broker")).isEmpty();
     }
 

@@ -2,6 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Instant;
 import org.jooq.Record;
 import org.jooq.impl.DSL;

@@ -11,9 +11,10 @@ import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
+import dev.tablequeue.test.contract.Jobs;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ public abstract class AdvisoryContract extends BrokerFixture {
     }
 
     private void assumeSessionLocks() {
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "SQLite keeps its keys in the process: no session holds one");
+        assumeTrue(engine() != Engine.SQLITE, "SQLite keeps its keys in the process: no session holds one");
     }
 
     @Test
@@ -46,7 +47,7 @@ public abstract class AdvisoryContract extends BrokerFixture {
         RoleBinding<Record> b = binding(t, Form.ADVISORY);
         long id = insertJobs(t, 1).get(0);
         String key = t.getName() + "-" + id;
-        try (LiveDatabase other = LiveDatabase.create(engine(), "broker_" + getClass().getSimpleName() + "_other");
+        try (FreshDatabase other = FreshDatabase.create(engine(), "broker_" + getClass().getSimpleName() + "_other");
                 Connection there = other.connect()) {
             // the same key, locked as the dialect locks it, by a session of another database
             var hold = ServerProbe.holdKey(there, key);

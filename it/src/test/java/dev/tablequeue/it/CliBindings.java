@@ -2,6 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.test.contract.Jobs;
 import org.jooq.Record;
 
 /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tablequeue.cli.TableQueueCli;
+import dev.tablequeue.test.contract.Jobs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -13,7 +13,8 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -310,11 +311,11 @@ public abstract class ConcurrencyContract extends BrokerFixture {
     @Test
     public final void an_advisory_claim_tries_its_candidates_on_the_free_workers_connections_side_by_side() {
         // SQLite takes one writer at a time: its candidates are tried one after another
-        assumeTrue(forms().contains(Form.ADVISORY) && engine() != LiveDatabase.Engine.SQLITE,
+        assumeTrue(forms().contains(Form.ADVISORY) && engine() != Engine.SQLITE,
                 "the advisory form's candidates are tried side by side only where writers run side by side");
         Jobs t = newTable();
         insertJobs(t, 2);
-        boolean postgres = engine() == LiveDatabase.Engine.POSTGRES;
+        boolean postgres = engine() == Engine.POSTGRES;
         String lock = postgres ? "select pg_try_advisory_lock(hashtext(?))" : "select get_lock(?, 0)";
         String unlock = postgres ? "select pg_advisory_unlock(hashtext(?))" : "select release_lock(?)";
         CountDownLatch bothLocking = new CountDownLatch(2);

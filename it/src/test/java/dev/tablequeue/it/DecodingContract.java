@@ -17,6 +17,7 @@ import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.test.SettableClock;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;

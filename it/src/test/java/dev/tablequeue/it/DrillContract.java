@@ -17,7 +17,8 @@ import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.Jobs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -87,7 +88,7 @@ public abstract class DrillContract extends BrokerFixture {
     @MethodSource("forms")
     public final void jobs_consumed_by_two_jvms_one_killed_and_restarted_are_neither_lost_nor_acknowledged_twice(
             Form form) throws Exception {
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE || form != Form.ADVISORY,
+        assumeTrue(engine() != Engine.SQLITE || form != Form.ADVISORY,
                 "SQLite's advisory keys are held in the process: two JVMs on one file do not see each other's");
         Jobs t = newTable();
         String deliveries = t.getName() + "_deliveries";
@@ -263,7 +264,7 @@ public abstract class DrillContract extends BrokerFixture {
     @MethodSource("forms")
     public final void a_broker_whose_connections_are_killed_every_two_seconds_recovers_loses_nothing_and_closes(
             Form form) throws Exception {
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "an embedded database has no sessions to kill");
+        assumeTrue(engine() != Engine.SQLITE, "an embedded database has no sessions to kill");
         Jobs t = newTable();
         String acks = t.getName() + "_acks";
         db.execute(database().ackLedger(t.getName(), acks).toArray(String[]::new));
@@ -308,7 +309,7 @@ public abstract class DrillContract extends BrokerFixture {
         ShutdownReport closed;
         boolean drained;
         HikariConfig adminConfig = new HikariConfig();
-        adminConfig.setJdbcUrl(engine().adminUrl());
+        adminConfig.setJdbcUrl(db.adminUrl());
         adminConfig.setMaximumPoolSize(1);
         // the broker's own pool: the drill kills every session of the database, the test's reads included
         try (HikariDataSource admin = new HikariDataSource(adminConfig); HikariDataSource brokerPool = db.pool(12)) {

@@ -8,6 +8,7 @@ import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.dialect.SqliteTime;
+import dev.tablequeue.test.contract.Jobs;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;

@@ -22,7 +22,8 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.Jobs;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -113,7 +114,7 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
     @Test
     public final void a_row_lock_claim_whose_connection_is_killed_during_its_commit_reports_its_outcome_unknown()
             throws Exception {
-        assumeTrue(engine() == LiveDatabase.Engine.POSTGRES,
+        assumeTrue(engine() == Engine.POSTGRES,
                 "only PostgreSQL runs a trigger at the commit, where the test can hold the commit back");
         ServerSessions sessions = new ServerSessions(engine(), pool);
         Jobs t = newTable();
@@ -244,7 +245,7 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
      * {@code leaseRunsOut}), then lets the row go.
      */
     private Killed killTheAcknowledgementsConnection(Settled settled, boolean leaseRunsOut) throws Exception {
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "an embedded database has no sessions to kill");
+        assumeTrue(engine() != Engine.SQLITE, "an embedded database has no sessions to kill");
         ServerSessions sessions = new ServerSessions(engine(), pool);
         Jobs t = newTable();
         long id = insertJobs(t, 1).get(0);
@@ -415,7 +416,7 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
     private void aPublishInTheCallersTransactionIsClaimedSoonAfterItsCommit(Form form, DSLContext ctx) {
         assumeTrue(forms().contains(form), () -> database() + " does not take the " + form + " form");
         // a lease claim on SQLite is a write, which waits for the publishing transaction's commit
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE || form != Form.LEASE, "SQLite's lease claim waits");
+        assumeTrue(engine() != Engine.SQLITE || form != Form.LEASE, "SQLite's lease claim waits");
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
         QueueBroker broker = longPollBroker(new BrokerListener() {});
@@ -518,7 +519,7 @@ public abstract class LeaseAndWakeupContract extends BrokerFixture {
 
     @Test
     public final void listen_notify_on_a_pool_that_would_leave_the_claims_no_connection_is_refused_at_build() {
-        assumeTrue(engine() == LiveDatabase.Engine.POSTGRES, "notifications are PostgreSQL's");
+        assumeTrue(engine() == Engine.POSTGRES, "notifications are PostgreSQL's");
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, Form.ROW_LOCK);
         try (HikariDataSource two = db.pool(2)) {

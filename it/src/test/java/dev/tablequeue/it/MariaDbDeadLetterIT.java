@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The dead-letter suite on MariaDB, in every form. */
+import dev.tablequeue.test.contract.DeadLetterContract;
+
+/** The dead-letter suite (published in the kit) on MariaDB, in every form. */
 class MariaDbDeadLetterIT extends DeadLetterContract {
 
     @Override

@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The outcomes suite on MariaDB, in every form. */
+import dev.tablequeue.test.contract.OutcomesContract;
+
+/** The outcomes suite (published in the kit) on MariaDB, in every form. */
 class MariaDbOutcomesIT extends OutcomesContract {
 
     @Override

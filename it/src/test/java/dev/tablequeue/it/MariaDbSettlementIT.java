@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The settlement suite on MariaDB. */
+import dev.tablequeue.test.contract.SettlementContract;
+
+/** The settlement suite (published in the kit) on MariaDB. */
 class MariaDbSettlementIT extends SettlementContract {
 
     @Override

@@ -9,6 +9,7 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.micrometer.TableQueueMetrics;
+import dev.tablequeue.test.contract.Jobs;
 import io.micrometer.core.instrument.search.RequiredSearch;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The dead-letter suite on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
+import dev.tablequeue.test.contract.DeadLetterContract;
+
+/** The dead-letter suite (published in the kit) on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
 class MySqlDeadLetterIT extends DeadLetterContract {
 
     @Override

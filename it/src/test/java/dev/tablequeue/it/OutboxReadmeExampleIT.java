@@ -13,7 +13,8 @@ import dev.tablequeue.examples.jooq.tables.records.OutboxRecord;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.OutboxBinding;
 import dev.tablequeue.outbox.rabbitmq.RabbitTransport;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -46,8 +47,8 @@ class OutboxReadmeExampleIT {
     @Test
     void a_service_writes_an_order_and_its_message_in_one_transaction_and_the_message_reaches_rabbitmq()
             throws Exception {
-        String exchange = LiveDatabase.prefix() + "readme_" + UUID.randomUUID().toString().substring(0, 8);
-        try (LiveDatabase db = LiveDatabase.create(LiveDatabase.Engine.POSTGRES, "outbox_readme");
+        String exchange = FreshDatabase.prefix() + "readme_" + UUID.randomUUID().toString().substring(0, 8);
+        try (FreshDatabase db = FreshDatabase.create(Engine.POSTGRES, "outbox_readme");
                 HikariDataSource dataSource = db.pool(8)) {
             try (var c = dataSource.getConnection(); var s = c.createStatement()) {
                 s.execute(new String(getClass().getResourceAsStream("/db/migration/postgresql/V1__example_queues.sql")

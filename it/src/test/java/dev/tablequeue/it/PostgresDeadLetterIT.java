@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The dead-letter suite on PostgreSQL, in every form. */
+import dev.tablequeue.test.contract.DeadLetterContract;
+
+/** The dead-letter suite (published in the kit) on PostgreSQL, in every form. */
 class PostgresDeadLetterIT extends DeadLetterContract {
 
     @Override

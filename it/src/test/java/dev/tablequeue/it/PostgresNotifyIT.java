@@ -11,7 +11,9 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,13 +36,13 @@ class PostgresNotifyIT {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private LiveDatabase db;
+    private FreshDatabase db;
     private HikariDataSource pool;
     private final List<QueueBroker> brokers = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     void open() {
-        db = LiveDatabase.create(LiveDatabase.Engine.POSTGRES, "notify");
+        db = FreshDatabase.create(Engine.POSTGRES, "notify");
         pool = db.pool(10);
     }
 

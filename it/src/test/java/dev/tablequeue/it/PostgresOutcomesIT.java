@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The outcomes suite on PostgreSQL, in every form. */
+import dev.tablequeue.test.contract.OutcomesContract;
+
+/** The outcomes suite (published in the kit) on PostgreSQL, in every form. */
 class PostgresOutcomesIT extends OutcomesContract {
 
     @Override

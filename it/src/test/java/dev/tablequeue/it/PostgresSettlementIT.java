@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The settlement suite on PostgreSQL. */
+import dev.tablequeue.test.contract.SettlementContract;
+
+/** The settlement suite (published in the kit) on PostgreSQL. */
 class PostgresSettlementIT extends SettlementContract {
 
     @Override

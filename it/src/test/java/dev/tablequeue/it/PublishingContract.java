@@ -11,6 +11,7 @@ import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

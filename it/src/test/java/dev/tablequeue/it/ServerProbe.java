@@ -1,7 +1,8 @@
 package dev.tablequeue.it;
 
 import dev.tablequeue.internal.SqliteKeyRegistry;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -17,16 +18,16 @@ import org.jooq.DSLContext;
  * process ({@link SqliteKeyRegistry}) and has no sessions.
  */
 final class ServerProbe {
-    private final LiveDatabase db;
+    private final FreshDatabase db;
 
-    ServerProbe(LiveDatabase db) {
+    ServerProbe(FreshDatabase db) {
         this.db = db;
     }
 
     /** Whether any session holds {@code key} in this database, locked as the built-in dialect locks it. */
     boolean keyHeld(String key) throws SQLException {
         try (Connection c = db.connect()) {
-            if (db.engine() == LiveDatabase.Engine.SQLITE) {
+            if (db.engine() == Engine.SQLITE) {
                 return SqliteKeyRegistry.process().isHeld(SqliteKeyRegistry.databaseOf(c), key);
             }
             return holderOf(c, key).isPresent();
@@ -87,14 +88,14 @@ final class ServerProbe {
 
     /** The statement of a service's own lock that locks a key as the built-in dialect does (servers only). */
     String lockSql() {
-        return db.engine() == LiveDatabase.Engine.POSTGRES
+        return db.engine() == Engine.POSTGRES
                 ? "select pg_try_advisory_lock(hashtextextended(?, 0))"
                 : "select get_lock(concat(lower(database()), '.', ?), 0)";
     }
 
     /** The release that goes with {@link #lockSql()}. */
     String unlockSql() {
-        return db.engine() == LiveDatabase.Engine.POSTGRES
+        return db.engine() == Engine.POSTGRES
                 ? "select pg_advisory_unlock(hashtextextended(?, 0))"
                 : "select release_lock(concat(lower(database()), '.', ?))";
     }
@@ -108,7 +109,7 @@ final class ServerProbe {
 
     /** Whether session {@code id} is still connected to the server. */
     boolean sessionAlive(long id) throws SQLException {
-        String sql = db.engine() == LiveDatabase.Engine.POSTGRES
+        String sql = db.engine() == Engine.POSTGRES
                 ? "select count(*) from pg_catalog.pg_stat_activity where pid = ?"
                 : "select count(*) from information_schema.processlist where id = ?";
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
@@ -122,7 +123,7 @@ final class ServerProbe {
 
     /** Ends session {@code id} on the server, as an operator or a failover would. */
     void kill(long id) throws SQLException {
-        String sql = db.engine() == LiveDatabase.Engine.POSTGRES ? "select pg_terminate_backend(" + id + ")"
+        String sql = db.engine() == Engine.POSTGRES ? "select pg_terminate_backend(" + id + ")"
                 : "kill " + id;
         try (Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
             s.execute(sql);
@@ -131,10 +132,10 @@ final class ServerProbe {
 
     /** The transactions open in this database now, other than the probe's own (0 on SQLite, which keeps none open). */
     long openTransactions() throws SQLException {
-        if (db.engine() == LiveDatabase.Engine.SQLITE) {
+        if (db.engine() == Engine.SQLITE) {
             return 0;
         }
-        String sql = db.engine() == LiveDatabase.Engine.POSTGRES
+        String sql = db.engine() == Engine.POSTGRES
                 ? "select count(*) from pg_catalog.pg_stat_activity where datname = current_database()"
                         + " and backend_type = 'client backend' and pid <> pg_backend_pid() and xact_start is not null"
                 : "select count(*) from information_schema.innodb_trx t join information_schema.processlist p"

@@ -1,6 +1,6 @@
 package dev.tablequeue.it;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,12 +15,12 @@ import javax.sql.DataSource;
  * killing one (as a failover, a proxy or an operator does), on PostgreSQL and MariaDB.
  */
 final class ServerSessions {
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
     private final DataSource admin;
 
-    ServerSessions(LiveDatabase.Engine engine, DataSource admin) {
-        if (engine != LiveDatabase.Engine.POSTGRES && engine != LiveDatabase.Engine.MARIADB
-                && engine != LiveDatabase.Engine.MYSQL) {
+    ServerSessions(Engine engine, DataSource admin) {
+        if (engine != Engine.POSTGRES && engine != Engine.MARIADB
+                && engine != Engine.MYSQL) {
             throw new IllegalArgumentException(engine + " has no server sessions");
         }
         this.engine = engine;
@@ -29,7 +29,7 @@ final class ServerSessions {
 
     /** The sessions whose statement, its text like {@code like} (SQL {@code LIKE}), waits on a row lock. */
     List<Long> waitingOnALock(String like) throws SQLException {
-        String sql = engine == LiveDatabase.Engine.POSTGRES
+        String sql = engine == Engine.POSTGRES
                 ? "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"
                         + " and query like ?"
                 : "select trx_mysql_thread_id from information_schema.innodb_trx where trx_state = 'LOCK WAIT'"
@@ -51,7 +51,7 @@ final class ServerSessions {
      * every client of a database off.
      */
     List<Long> connectedTo(String database) throws SQLException {
-        String sql = engine == LiveDatabase.Engine.POSTGRES
+        String sql = engine == Engine.POSTGRES
                 ? "select pid from pg_stat_activity where datname = ? and pid <> pg_backend_pid()"
                         + " and backend_type = 'client backend'"
                 : "select id from information_schema.processlist where db = ? and id <> connection_id()";
@@ -70,7 +70,7 @@ final class ServerSessions {
     /** Ends {@code session} on the server: its statement fails and its connection is gone. */
     void kill(long session) throws SQLException {
         try (Connection c = admin.getConnection(); Statement s = c.createStatement()) {
-            s.execute(engine == LiveDatabase.Engine.POSTGRES
+            s.execute(engine == Engine.POSTGRES
                     ? "select pg_terminate_backend(" + session + ")"
                     : "kill connection " + session);
         }

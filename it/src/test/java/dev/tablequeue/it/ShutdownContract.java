@@ -15,7 +15,8 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +134,7 @@ public abstract class ShutdownContract extends BrokerFixture {
     public final void a_release_that_is_not_confirmed_at_close_closes_its_connection_at_once() throws Exception {
         Jobs t = newTable();
         insertJobs(t, 1);
-        boolean sessions = engine() != LiveDatabase.Engine.SQLITE;
+        boolean sessions = engine() != Engine.SQLITE;
         Set<String> held = ConcurrentHashMap.newKeySet();
         AtomicReference<Long> session = new AtomicReference<>();
         // the service's own lock keeps its keys in the process; its release at shutdown answers false
@@ -166,7 +167,7 @@ public abstract class ShutdownContract extends BrokerFixture {
         assumeTrue(forms().contains(Form.ROW_LOCK), "this database takes no row locks");
         Jobs t = newTable();
         insertJobs(t, 1);
-        String slow = engine() == LiveDatabase.Engine.POSTGRES ? "select pg_sleep(1.5)" : "select sleep(1.5)";
+        String slow = engine() == Engine.POSTGRES ? "select pg_sleep(1.5)" : "select sleep(1.5)";
         CountDownLatch claiming = new CountDownLatch(1);
         CountDownLatch claimed = new CountDownLatch(1);
         // the claim locks the row, then the server is slow to answer: the drain timeout passes meanwhile

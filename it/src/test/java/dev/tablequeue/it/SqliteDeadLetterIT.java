@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The dead-letter suite on SQLite, in the lease and advisory forms. */
+import dev.tablequeue.test.contract.DeadLetterContract;
+
+/** The dead-letter suite (published in the kit) on SQLite, in the lease and advisory forms. */
 class SqliteDeadLetterIT extends DeadLetterContract {
 
     @Override

@@ -7,12 +7,16 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.test.contract.OutcomesContract;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The outcomes suite on a SQLite file: the lease and advisory forms; and the threads outcomes are written on. */
+/**
+ * The outcomes suite (published in the kit) on a SQLite file: the lease and advisory forms; and the threads
+ * outcomes are written on.
+ */
 class SqliteOutcomesIT extends OutcomesContract {
 
     @Override

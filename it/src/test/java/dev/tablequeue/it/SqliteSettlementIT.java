@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The settlement suite on a SQLite file. */
+import dev.tablequeue.test.contract.SettlementContract;
+
+/** The settlement suite (published in the kit) on a SQLite file. */
 class SqliteSettlementIT extends SettlementContract {
 
     @Override

@@ -11,6 +11,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.List;
 import org.jooq.Record;

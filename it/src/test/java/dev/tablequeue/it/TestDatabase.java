@@ -1,33 +1,35 @@
 package dev.tablequeue.it;
 
 import dev.tablequeue.binding.Form;
+import dev.tablequeue.dialect.MySqlDialect;
+import dev.tablequeue.dialect.PostgresDialect;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.SqliteDialect;
 import dev.tablequeue.dialect.SqliteTime;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.ContractDatabase;
+import dev.tablequeue.test.contract.Jobs;
+import dev.tablequeue.test.contract.JobsTables;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.time.temporal.Temporal;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.jooq.DataType;
 import org.jooq.SQLDialect;
-import org.jooq.impl.SQLDataType;
 
 /**
- * What a broker suite needs to know of each database: its server, the time type of its queue tables, the
- * DDL of a {@link Jobs} table and the forms it takes. A suite's per-database class names one of these.
+ * Our databases as the contract suites see them (the kit's {@link ContractDatabase}: the server, the built-in
+ * dialect, the time type of its queue tables, the DDL of a {@link Jobs} table and the forms it takes), and what
+ * this module's own suites need beside. A suite's per-database class names one of these.
  */
-public enum TestDatabase {
-    POSTGRES(LiveDatabase.Engine.POSTGRES, SQLDialect.POSTGRES, EnumSet.allOf(Form.class), "timestamptz") {
+public enum TestDatabase implements ContractDatabase {
+    POSTGRES(Engine.POSTGRES, SQLDialect.POSTGRES, EnumSet.allOf(Form.class), "timestamptz") {
         @Override
-        public DataType<? extends Temporal> timeType() {
-            return SQLDataType.TIMESTAMPWITHTIMEZONE(6);
-        }
-
-        @Override
-        public String createTable(String name) {
-            return "CREATE TABLE " + name + " (id BIGSERIAL PRIMARY KEY, grp TEXT, priority INT NOT NULL DEFAULT 0,"
-                    + " partition_key TEXT, retry_after TIMESTAMPTZ NOT NULL DEFAULT now(),"
-                    + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ,"
-                    + " headers TEXT, payload BYTEA, note TEXT, last_error TEXT)";
+        public QueueDialect dialect(Connection connection) {
+            return new PostgresDialect();
         }
 
         @Override
@@ -39,15 +41,11 @@ public enum TestDatabase {
                             + ") EXECUTE FUNCTION " + acks + "_f()");
         }
     },
-    MARIADB(LiveDatabase.Engine.MARIADB, SQLDialect.MARIADB, EnumSet.allOf(Form.class), "datetime") {
+    /** MariaDB, with the dialect picked from what the driver reports. */
+    MARIADB(Engine.MARIADB, SQLDialect.MARIADB, EnumSet.allOf(Form.class), "datetime") {
         @Override
-        public DataType<? extends Temporal> timeType() {
-            return SQLDataType.LOCALDATETIME(6);
-        }
-
-        @Override
-        public String createTable(String name) {
-            return MySqlTables.ddl(name);
+        public QueueDialect dialect(Connection connection) throws SQLException {
+            return mySqlDialect(connection);
         }
 
         @Override
@@ -56,15 +54,10 @@ public enum TestDatabase {
         }
     },
     /** MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
-    MYSQL(LiveDatabase.Engine.MYSQL, SQLDialect.MYSQL, EnumSet.allOf(Form.class), "datetime") {
+    MYSQL(Engine.MYSQL, SQLDialect.MYSQL, EnumSet.allOf(Form.class), "datetime") {
         @Override
-        public DataType<? extends Temporal> timeType() {
-            return SQLDataType.LOCALDATETIME(6);
-        }
-
-        @Override
-        public String createTable(String name) {
-            return MySqlTables.ddl(name);
+        public QueueDialect dialect(Connection connection) throws SQLException {
+            return mySqlDialect(connection);
         }
 
         @Override
@@ -73,19 +66,10 @@ public enum TestDatabase {
         }
     },
     /** A SQLite file: the lease and advisory forms; times are {@link SqliteTime} text. */
-    SQLITE(LiveDatabase.Engine.SQLITE, SQLDialect.SQLITE, EnumSet.of(Form.LEASE, Form.ADVISORY), "sqlite") {
+    SQLITE(Engine.SQLITE, SQLDialect.SQLITE, EnumSet.of(Form.LEASE, Form.ADVISORY), "sqlite") {
         @Override
-        public DataType<? extends Temporal> timeType() {
-            return SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime());
-        }
-
-        @Override
-        public String createTable(String name) {
-            return "CREATE TABLE " + name + " (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT,"
-                    + " priority INTEGER NOT NULL DEFAULT 0, partition_key TEXT,"
-                    + " retry_after TEXT NOT NULL DEFAULT (" + SqliteTime.NOW_SQL + "),"
-                    + " attempt INTEGER NOT NULL DEFAULT 1, processed_at TEXT, locked_until TEXT, headers TEXT,"
-                    + " payload BLOB, note TEXT, last_error TEXT)";
+        public QueueDialect dialect(Connection connection) {
+            return new SqliteDialect();
         }
 
         /**
@@ -112,19 +96,20 @@ public enum TestDatabase {
     private static final String ACKED_PG = "NEW.processed_at IS NOT NULL"
             + " AND OLD.processed_at IS DISTINCT FROM NEW.processed_at";
 
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
     private final SQLDialect sqlDialect;
     private final Set<Form> forms;
     private final String timeTypeName;
 
-    TestDatabase(LiveDatabase.Engine engine, SQLDialect sqlDialect, Set<Form> forms, String timeTypeName) {
+    TestDatabase(Engine engine, SQLDialect sqlDialect, Set<Form> forms, String timeTypeName) {
         this.engine = engine;
         this.sqlDialect = sqlDialect;
         this.forms = forms;
         this.timeTypeName = timeTypeName;
     }
 
-    public LiveDatabase.Engine engine() {
+    @Override
+    public Engine engine() {
         return engine;
     }
 
@@ -134,6 +119,7 @@ public enum TestDatabase {
     }
 
     /** The forms this database takes. */
+    @Override
     public Set<Form> forms() {
         return EnumSet.copyOf(forms);
     }
@@ -144,10 +130,22 @@ public enum TestDatabase {
     }
 
     /** The time type of a queue table's time columns. */
-    public abstract DataType<? extends Temporal> timeType();
+    @Override
+    public DataType<? extends Temporal> timeType() {
+        return JobsTables.timeType(engine);
+    }
 
     /** The DDL of a {@link Jobs} table named {@code name} on this database. */
-    public abstract String createTable(String name);
+    @Override
+    public String createTable(String name) {
+        return JobsTables.ddl(engine, name);
+    }
+
+    /** MySqlDialect for the server the driver reports (MySQL 8, or MariaDB). */
+    private static QueueDialect mySqlDialect(Connection connection) throws SQLException {
+        DatabaseMetaData meta = connection.getMetaData();
+        return MySqlDialect.forServer(meta.getDatabaseProductName(), meta.getDatabaseProductVersion());
+    }
 
     /** What prepares the database for services in several processes at once; nothing on a server. */
     public List<String> sharedByProcesses() {

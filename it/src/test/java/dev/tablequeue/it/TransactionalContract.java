@@ -19,7 +19,8 @@ import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,7 +183,7 @@ public abstract class TransactionalContract extends BrokerFixture {
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_write_through_db_commits_on_its_own_whatever_the_outcome(Form form) {
-        Queue q = engine() != LiveDatabase.Engine.SQLITE ? queue(form)
+        Queue q = engine() != Engine.SQLITE ? queue(form)
                 : queue(t -> inForm(RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT).retryAfter(t.RETRY_AFTER)
                         .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).sqliteMode(SqliteMode.DEFERRED), t, form));
         Table<Record> effects = effects();
@@ -367,7 +368,7 @@ public abstract class TransactionalContract extends BrokerFixture {
             RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
                     .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lease(t.LOCKED_UNTIL);
             // SQLite: a deferred transaction takes the write lock at its first write, after the lease moved
-            return engine() == LiveDatabase.Engine.SQLITE ? b.sqliteMode(SqliteMode.DEFERRED).build() : b.build();
+            return engine() == Engine.SQLITE ? b.sqliteMode(SqliteMode.DEFERRED).build() : b.build();
         }, settlementFailuresInto(failures));
         Table<Record> effects = effects();
         CountDownLatch holding = new CountDownLatch(1);
@@ -410,7 +411,7 @@ public abstract class TransactionalContract extends BrokerFixture {
         Table<Record> effects = effects();
         // SQLite runs one delivery's transaction at a time: a second worker's delivery would wait for the first
         // one's, unextended only where it holds the database, and with it the lease it waits out
-        int workers = engine() == LiveDatabase.Engine.SQLITE ? 1 : 2;
+        int workers = engine() == Engine.SQLITE ? 1 : 2;
         broker.subscribe(InboxQueue.of(q.b, "emails")).payload(Job.class).transactional().workers(workers)
                 .handle((job, d) -> {
                     write(d.tx(), effects, job, d);

@@ -1,8 +1,8 @@
-package dev.tablequeue.it;
+package dev.tablequeue.test.contract;
 
-import java.time.temporal.Temporal;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import java.time.temporal.Temporal;
 import org.jooq.DataType;
 import org.jooq.Record;
 import org.jooq.TableField;
@@ -11,8 +11,9 @@ import org.jooq.impl.SQLDataType;
 import org.jooq.impl.TableImpl;
 
 /**
- * A queue table with a column for every role, described as jOOQ's code generator describes a table, with
- * the time type of the database under test. Each database's DDL for it comes from its suite's subclass.
+ * The queue table every contract suite runs on: a column for every role, described as jOOQ's code generator
+ * describes a table, with the time type of the database under test. Its DDL on each database is the hook's
+ * ({@link ContractDatabase#createTable}).
  */
 public final class Jobs extends TableImpl<Record> {
     private static final long serialVersionUID = 1L;
@@ -30,9 +31,12 @@ public final class Jobs extends TableImpl<Record> {
     public final TableField<Record, String> NOTE;
     public final TableField<Record, String> LAST_ERROR;
 
+    /** The table {@code name}, its time columns of type {@code time}. */
+    // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): the kit also runs on the jOOQ 3.19 line
+    @SuppressWarnings("removal")
     public Jobs(String name, DataType<? extends Temporal> time) {
         super(DSL.name(name));
-        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).generatedByDefaultAsIdentity(), this, "");
+        ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
                 .defaultValue(DSL.inline(0)), this, "");
@@ -50,19 +54,24 @@ public final class Jobs extends TableImpl<Record> {
 
     /** A payload-mode binding of {@code t} with every ordering role, in {@code form}. */
     public static RoleBinding<Record> binding(Jobs t, Form form) {
-        RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID)
-                .group(t.GRP)
-                .priority(t.PRIORITY)
-                .retryAfter(t.RETRY_AFTER)
-                .attempt(t.ATTEMPT)
-                .processedAt(t.PROCESSED_AT)
-                .payload(t.PAYLOAD);
+        RoleBinding.Builder<Record> b = payloadRoles(t);
         switch (form) {
             case LEASE -> b.lease(t.LOCKED_UNTIL);
             case ADVISORY -> b.advisory(t.getName() + "-{id}");
             case ROW_LOCK -> { }
         }
         return b.build();
+    }
+
+    /** A payload-mode binding of {@code t} with every ordering role, under construction: its form is the caller's. */
+    public static RoleBinding.Builder<Record> payloadRoles(Jobs t) {
+        return RoleBinding.of(t, t.ID)
+                .group(t.GRP)
+                .priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT)
+                .payload(t.PAYLOAD);
     }
 
     private static <T> DataType<T> defaulted(DataType<T> time) {

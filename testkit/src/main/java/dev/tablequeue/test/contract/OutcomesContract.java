@@ -1,4 +1,4 @@
-package dev.tablequeue.it;
+package dev.tablequeue.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>A test of a form runs for each form the database takes; a test that needs a form the database lacks is
  * skipped (an assumption), never passed unrun. Each database runs this suite through a small subclass that
- * names its {@link TestDatabase}; the tests are final.
+ * names its {@link ContractDatabase}; the tests are final.
  */
 public abstract class OutcomesContract extends BrokerFixture {
 

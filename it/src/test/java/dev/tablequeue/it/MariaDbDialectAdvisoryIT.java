@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.DialectAdvisoryContract;
+
+/** The dialect contract's advisory locks (published in the kit) on MariaDB, with the dialect picked from what the driver reports. */
+class MariaDbDialectAdvisoryIT extends DialectAdvisoryContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

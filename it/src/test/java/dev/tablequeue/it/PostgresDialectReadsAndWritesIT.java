@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
+
+/** The dialect contract's reads, writes and openings (published in the kit) on PostgreSQL. */
+class PostgresDialectReadsAndWritesIT extends DialectReadsAndWritesContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.DialectClaimsContract;
+
+/** The dialect contract's claims (published in the kit) on a SQLite file: times as SqliteTime text. */
+class SqliteDialectClaimsIT extends DialectClaimsContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.DialectSettlementsContract;
+
+/** The dialect contract's settlements (published in the kit) on a SQLite file: times as SqliteTime text. */
+class SqliteDialectSettlementsIT extends DialectSettlementsContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

@@ -1,0 +1,224 @@
+package dev.tablequeue.test.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.ProcessKeys;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.ClaimSequence;
+import dev.tablequeue.test.FreshDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.Record;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The advisory form: keys locked, passed over while held elsewhere and released; a key part of a null
+ * column; a key held in another database; and a key and its row taken, and settled and released, in one
+ * statement where the dialect has one.
+ *
+ * <p>Part of the dialect contract: what every dialect's statements do on its real server. A dialect proves
+ * itself by a small subclass of each part that names its {@link ContractDatabase}; the tests are final, so no
+ * subclass drops one. A form or a level the dialect does not serve is asserted to be refused.
+ */
+public abstract class DialectAdvisoryContract extends DialectFixture {
+
+    // ---------------------------------------------------------------- advisory locks
+
+    @Test
+    public final void advisory_locks_lock_pass_over_held_keys_and_release() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        long first = insert(t, r -> r.group("a").priority(1));
+        long second = insert(t, r -> r.group("a").priority(2));
+        ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+        try (Connection holder = db.connect(); Connection other = db.connect()) {
+            List<ClaimSequence.Candidate> candidates = steps.candidates(holder, 10);
+            assertThat(candidateIds(candidates)).containsExactly(first, second);
+            assertThat(candidates.get(0).key()).isEqualTo("q-" + first);
+
+            Optional<Statement> lock = dialect.advisoryLock(b);
+            Optional<Statement> unlock = dialect.advisoryUnlock(b);
+            // the session takes the keys, or the process does (SQLite): one of the two, never both
+            boolean inProcess = dialect.processKeys(holder).isPresent();
+            assertThat(lock.isPresent()).isNotEqualTo(inProcess);
+            assertThat(unlock.isPresent()).isNotEqualTo(inProcess);
+            if (lock.isPresent()) {
+                Binds key = new Binds().key("q-" + first);
+                assertThat(answer(holder, lock.get(), key)).isTrue();
+                // another session passes over the held key, and cannot take it
+                assertThat(candidateIds(steps.candidates(other, 10))).containsExactly(second);
+                assertThat(answer(other, lock.get(), key)).isFalse();
+                assertThat(answer(other, unlock.get(), key)).isFalse();
+            }
+
+            List<Map<String, Object>> taken = take(holder, b, first);
+            assertThat(ids(taken)).containsExactly(first);
+            assertThat(number(taken.get(0), "attempt")).isEqualTo(1L);
+            assertThat(number(stored(t, first), "attempt")).isEqualTo(2L);
+
+            // a row settled by its holder is no longer taken
+            assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
+            assertThat(take(other, b, first)).isEmpty();
+
+            if (lock.isPresent()) {
+                Binds key = new Binds().key("q-" + first);
+                assertThat(answer(holder, unlock.get(), key)).isTrue();
+                assertThat(answer(other, lock.get(), key)).isTrue();
+                assertThat(answer(other, unlock.get(), key)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    public final void a_key_part_whose_column_is_null_reads_as_empty_text_and_can_be_locked() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("n-{note}").build();
+        long unnoted = insert(t, r -> r.group("a").priority(1));
+        long noted = insert(t, r -> r.group("a").priority(2).note("x"));
+        try (Connection c = db.connect()) {
+            List<ClaimSequence.Candidate> candidates = steps(b, "a").candidates(c, 10);
+            assertThat(candidateIds(candidates)).containsExactly(unnoted, noted);
+            assertThat(candidates).extracting(ClaimSequence.Candidate::key).containsExactly("n-", "n-x");
+            if (dialect.advisoryLock(b).isPresent()) {
+                Binds key = new Binds().key("n-");
+                assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
+                assertThat(answer(c, dialect.advisoryUnlock(b).get(), key)).isTrue();
+            }
+        }
+    }
+
+    @Test
+    public final void a_key_held_in_another_database_of_the_server_does_not_hold_back_its_candidate()
+            throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        long id = insert(t, r -> r.group("a"));
+        Binds key = new Binds().key("q-" + id);
+        try (FreshDatabase other = database().open(getClass().getSimpleName() + "_other");
+                Connection there = other.connect(); Connection here = db.connect()) {
+            // the same key, taken as the dialect takes it, by a session of another database
+            Optional<ProcessKeys> keys = Optional.empty();
+            if (dialect.advisoryLock(b).isPresent()) {
+                assertThat(answer(there, dialect.advisoryLock(b).get(), key)).isTrue();
+            } else {
+                keys = dialect.processKeys(there);
+                assertThat(keys).isPresent();
+                assertThat(keys.get().tryTake("q-" + id)).isTrue();
+            }
+            try {
+                assertThat(candidateIds(steps(b, "a").candidates(here, 10))).containsExactly(id);
+                if (dialect.advisoryLock(b).isPresent()) {
+                    assertThat(answer(here, dialect.advisoryLock(b).get(), key)).isTrue();
+                    assertThat(answer(here, dialect.advisoryUnlock(b).get(), key)).isTrue();
+                }
+            } finally {
+                keys.ifPresent(k -> k.release("q-" + id));
+            }
+        }
+    }
+
+    @Test
+    public final void a_lock_and_take_holds_the_key_of_the_row_it_took_and_of_no_row_it_left() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect takes a key and its row in one statement");
+        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
+        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+            boolean counts = b == counted;
+            Statement lock = dialect.advisoryLock(b).orElseThrow();
+            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            long first = insert(t, r -> r.group("a").priority(1));
+            long second = insert(t, r -> r.group("a").priority(2));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            ClaimSequence.Candidate one = new ClaimSequence.Candidate(first, "q-" + first);
+            ClaimSequence.Candidate two = new ClaimSequence.Candidate(second, "q-" + second);
+            try (Connection holder = db.connect(); Connection other = db.connect()) {
+                assertThat(steps.locksAndTakes()).isTrue();
+                List<Map<String, Object>> taken = steps.lockAndTake(holder, one);
+                assertThat(ids(taken)).containsExactly(first);
+                if (counts) {
+                    assertThat(number(taken.get(0), "attempt")).isEqualTo(1L);
+                    assertThat(number(stored(t, first), "attempt")).isEqualTo(2L);
+                }
+                // the key is the holder's: another session takes neither it nor the row, and holds nothing
+                assertThat(answer(other, lock, new Binds().key(one.key()))).isFalse();
+                assertThat(steps.lockAndTake(other, one)).isEmpty();
+                assertThat(answer(other, unlock, new Binds().key(one.key()))).isFalse();
+
+                // a row no longer claimable is left, and so is its key
+                assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
+                assertThat(steps.lockAndTake(other, two)).isEmpty();
+                assertThat(answer(other, unlock, new Binds().key(two.key()))).isFalse();
+
+                // the outcome and the release in one statement
+                Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+                assertThat(answer(holder, ackAndUnlock, new Binds().id(first).now(now).key(one.key()))).isTrue();
+                assertThat(stored(t, first).get("processed_at")).isNotNull();
+                assertThat(answer(holder, unlock, new Binds().key(one.key()))).isFalse();
+                assertThat(answer(other, lock, new Binds().key(one.key()))).isTrue();
+                assertThat(answer(other, unlock, new Binds().key(one.key()))).isTrue();
+            }
+        }
+    }
+
+    @Test
+    public final void a_take_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
+            throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect takes a key and its row in one statement");
+        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
+        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+            long id = insert(t, r -> r.group("a"));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            ClaimSequence.Candidate candidate = new ClaimSequence.Candidate(id, "q-" + id);
+            Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+            var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
+                assertThat(ids(steps.lockAndTake(settler, candidate))).containsExactly(id);
+                // the settlement has released the key and not committed: its commit is still to be seen
+                settler.setAutoCommit(false);
+                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key(candidate.key()))).isTrue();
+                var take = taker.submit(() -> steps.lockAndTake(other, candidate));
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> take.isDone() || sessionsWaitingForALock(observer) > 0);
+                assertThat(take.isDone()).as("the take waits for the settlement's commit").isFalse();
+                settler.commit();
+                assertThat(take.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEmpty();
+                assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key(candidate.key())))
+                        .as("the take that left the row left its key").isFalse();
+            } finally {
+                taker.shutdownNow();
+            }
+        }
+    }
+
+    /** How many sessions of the server wait for a row lock now. */
+    private long sessionsWaitingForALock(Connection observer) throws SQLException {
+        String sql = switch (database().engine()) {
+            case POSTGRES -> "select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                    + " and datname = current_database()";
+            case MARIADB, MYSQL -> "select count(*) from information_schema.innodb_trx where trx_state = 'LOCK WAIT'";
+            case SQLITE -> throw new IllegalStateException("SQLite takes one writer at a time and has no row locks");
+        };
+        try (PreparedStatement ps = observer.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
