@@ -1,27 +1,27 @@
 package dev.tablequeue.docs;
 
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
 
 /** A database of the guide: its server, its DDL block, the forms it serves and how it states a plan. */
 enum GuideDatabase {
-    POSTGRES(LiveDatabase.Engine.POSTGRES, "ddl-postgresql", Set.of(Form.ROW_LOCK, Form.LEASE, Form.ADVISORY),
+    POSTGRES(Engine.POSTGRES, "ddl-postgresql", Set.of(Form.ROW_LOCK, Form.LEASE, Form.ADVISORY),
             "EXPLAIN ", "ANALYZE email_jobs"),
-    MARIADB(LiveDatabase.Engine.MARIADB, "ddl-mariadb", Set.of(Form.ROW_LOCK, Form.LEASE, Form.ADVISORY),
+    MARIADB(Engine.MARIADB, "ddl-mariadb", Set.of(Form.ROW_LOCK, Form.LEASE, Form.ADVISORY),
             "EXPLAIN ", "ANALYZE TABLE email_jobs"),
-    SQLITE(LiveDatabase.Engine.SQLITE, "ddl-sqlite", Set.of(Form.LEASE, Form.ADVISORY),
+    SQLITE(Engine.SQLITE, "ddl-sqlite", Set.of(Form.LEASE, Form.ADVISORY),
             "EXPLAIN QUERY PLAN ", "ANALYZE");
 
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
     private final String ddl;
     private final Set<Form> forms;
     private final String explain;
     private final String analyze;
 
-    GuideDatabase(LiveDatabase.Engine engine, String ddl, Set<Form> forms, String explain, String analyze) {
+    GuideDatabase(Engine engine, String ddl, Set<Form> forms, String explain, String analyze) {
         this.engine = engine;
         this.ddl = ddl;
         this.forms = forms;
@@ -29,7 +29,7 @@ enum GuideDatabase {
         this.analyze = analyze;
     }
 
-    LiveDatabase.Engine engine() {
+    Engine engine() {
         return engine;
     }
 

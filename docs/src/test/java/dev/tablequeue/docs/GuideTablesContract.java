@@ -10,14 +10,14 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.dialect.SubscriptionStatements;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.StatementBinder;
+import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -52,7 +52,7 @@ abstract class GuideTablesContract {
     /** The group whose rows the plans are asked for: many acknowledged rows and a few open ones, never claimed. */
     private static final String EXPLAINED = "emails";
 
-    private LiveDatabase database;
+    private FreshDatabase database;
     private HikariDataSource pool;
     private QueueDialect dialect;
     private GuideTable table;
@@ -61,7 +61,7 @@ abstract class GuideTablesContract {
 
     @BeforeAll
     void runTheGuidesDdl() throws SQLException {
-        database = LiveDatabase.create(db().engine(), getClass().getSimpleName());
+        database = FreshDatabase.create(db().engine(), getClass().getSimpleName());
         pool = database.pool(6);
         database.execute(Guide.adopting().statements(db().ddl()).toArray(String[]::new));
         try (Connection c = pool.getConnection()) {

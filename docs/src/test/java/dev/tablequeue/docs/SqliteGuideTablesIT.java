@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.DialectException;
 import dev.tablequeue.dialect.SqliteTime;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ class SqliteGuideTablesIT extends GuideTablesContract {
 
     @Test
     void the_guides_default_writes_the_time_layout_sqlite_time_reads_and_writes() throws Exception {
-        try (LiveDatabase scratch = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "GuideTimeLayout");
+        try (FreshDatabase scratch = FreshDatabase.create(Engine.SQLITE, "GuideTimeLayout");
                 Connection c = scratch.connect()) {
             scratch.execute(Guide.adopting().statements(db().ddl()).toArray(String[]::new));
             try (var s = c.createStatement()) {
@@ -47,7 +48,7 @@ class SqliteGuideTablesIT extends GuideTablesContract {
 
     @Test
     void the_guides_forced_types_generate_offset_date_time_times_and_long_ids(@TempDir Path target) throws Exception {
-        try (LiveDatabase scratch = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "GuideCodegen")) {
+        try (FreshDatabase scratch = FreshDatabase.create(Engine.SQLITE, "GuideCodegen")) {
             scratch.execute(Guide.adopting().statements(db().ddl()).toArray(String[]::new));
             String xml = """
                     <configuration xmlns="http://www.jooq.org/xsd/jooq-codegen-3.21.0.xsd">

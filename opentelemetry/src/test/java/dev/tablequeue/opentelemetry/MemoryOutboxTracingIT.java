@@ -11,7 +11,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.memory.MemoryBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * record keeps the trace context, so a message the republish sends again stays in the trace it was published in.
  */
 class MemoryOutboxTracingIT {
-    private LiveDatabase database;
+    private FreshDatabase database;
     private HikariDataSource pool;
     private SpanRecorder recorder;
     private RecordTable records;
@@ -37,7 +38,7 @@ class MemoryOutboxTracingIT {
 
     @BeforeEach
     void open() {
-        database = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "MemoryOutboxTracingIT");
+        database = FreshDatabase.create(Engine.SQLITE, "MemoryOutboxTracingIT");
         pool = database.pool(4);
         database.execute(TraceDatabase.SQLITE.recordTable("outbox"));
         records = new RecordTable("outbox", TraceDatabase.SQLITE.timeType());

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.broker.Outcome;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.time.Duration;
 import org.jooq.SQLDialect;
@@ -23,7 +24,7 @@ class NoSdkIT {
     void without_an_sdk_on_the_classpath_the_global_tracing_writes_no_header_and_leaves_the_global_unset() {
         assertThatThrownBy(() -> Class.forName("io.opentelemetry.sdk.OpenTelemetrySdk"))
                 .as("this test runs without the SDK").isInstanceOf(ClassNotFoundException.class);
-        try (LiveDatabase database = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "NoSdkIT");
+        try (FreshDatabase database = FreshDatabase.create(Engine.SQLITE, "NoSdkIT");
                 HikariDataSource pool = database.pool(4)) {
             database.execute(TraceDatabase.SQLITE.queueTable("trace_jobs", HeaderLayout.COLUMN));
             TraceTable table = new TraceTable("trace_jobs", TraceDatabase.SQLITE.timeType(), HeaderLayout.COLUMN);

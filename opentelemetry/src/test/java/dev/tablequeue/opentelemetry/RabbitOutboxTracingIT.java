@@ -14,7 +14,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.rabbitmq.RabbitTransport;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -35,9 +36,9 @@ import org.junit.jupiter.api.Test;
  * commit, and its consumer continues the trace of the publish.
  */
 class RabbitOutboxTracingIT {
-    private final String exchange = LiveDatabase.prefix() + "otel_" + UUID.randomUUID().toString().substring(0, 8);
+    private final String exchange = FreshDatabase.prefix() + "otel_" + UUID.randomUUID().toString().substring(0, 8);
     private final String queue = exchange + ".orders";
-    private LiveDatabase database;
+    private FreshDatabase database;
     private HikariDataSource pool;
     private SpanRecorder recorder;
     private Outbox outbox;
@@ -45,7 +46,7 @@ class RabbitOutboxTracingIT {
 
     @BeforeEach
     void open() throws Exception {
-        database = LiveDatabase.create(LiveDatabase.Engine.POSTGRES, "RabbitOutboxTracingIT");
+        database = FreshDatabase.create(Engine.POSTGRES, "RabbitOutboxTracingIT");
         pool = database.pool(4);
         database.execute(TraceDatabase.POSTGRES.recordTable("outbox"));
         outbox = Outbox.builder(pool).register("orders", new RecordTable("outbox", TraceDatabase.POSTGRES.timeType())
@@ -61,7 +62,7 @@ class RabbitOutboxTracingIT {
                     .handlerMiddleware(outbox.handlerMiddleware())
                     .build();
         } catch (RuntimeException e) {
-            if (LiveDatabase.liveRequired()) {
+            if (FreshDatabase.liveRequired()) {
                 throw new IllegalStateException("RabbitMQ is not reachable (TABLEQUEUE_REQUIRE_LIVE=1)", e);
             }
             Assumptions.abort("RabbitMQ is not reachable: " + e.getMessage());

@@ -16,7 +16,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.HeaderException;
 import dev.tablequeue.broker.Outcome;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.FreshDatabase;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class TableTracingContract {
     private final AtomicInteger tables = new AtomicInteger();
-    private LiveDatabase database;
+    private FreshDatabase database;
     private HikariDataSource pool;
     private SpanRecorder recorder;
     private TracedQueue queue;
@@ -53,7 +53,7 @@ abstract class TableTracingContract {
 
     @BeforeAll
     void openDatabase() {
-        database = LiveDatabase.create(db().engine(), getClass().getSimpleName());
+        database = FreshDatabase.create(db().engine(), getClass().getSimpleName());
         pool = database.pool(4);
     }
 

@@ -1,14 +1,14 @@
 package dev.tablequeue.opentelemetry;
 
 import dev.tablequeue.dialect.SqliteTime;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.time.temporal.Temporal;
 import org.jooq.DataType;
 import org.jooq.impl.SQLDataType;
 
 /** What the tracing suite needs of each database: its server, its time type, and the DDL of its queue tables. */
 enum TraceDatabase {
-    POSTGRES(LiveDatabase.Engine.POSTGRES) {
+    POSTGRES(Engine.POSTGRES) {
         @Override
         DataType<? extends Temporal> timeType() {
             return SQLDataType.TIMESTAMPWITHTIMEZONE(6);
@@ -28,7 +28,7 @@ enum TraceDatabase {
                     + " headers TEXT, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ)";
         }
     },
-    MARIADB(LiveDatabase.Engine.MARIADB) {
+    MARIADB(Engine.MARIADB) {
         @Override
         DataType<? extends Temporal> timeType() {
             return SQLDataType.LOCALDATETIME(6);
@@ -48,7 +48,7 @@ enum TraceDatabase {
                     + " payload LONGBLOB NOT NULL, headers TEXT, processed_at DATETIME(6), locked_until DATETIME(6))";
         }
     },
-    SQLITE(LiveDatabase.Engine.SQLITE) {
+    SQLITE(Engine.SQLITE) {
         @Override
         DataType<? extends Temporal> timeType() {
             return SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime());
@@ -69,13 +69,13 @@ enum TraceDatabase {
         }
     };
 
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
 
-    TraceDatabase(LiveDatabase.Engine engine) {
+    TraceDatabase(Engine engine) {
         this.engine = engine;
     }
 
-    LiveDatabase.Engine engine() {
+    Engine engine() {
         return engine;
     }
 

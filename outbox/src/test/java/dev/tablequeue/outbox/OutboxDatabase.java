@@ -1,7 +1,7 @@
 package dev.tablequeue.outbox;
 
 import dev.tablequeue.dialect.SqliteTime;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.time.temporal.Temporal;
 import org.jooq.DataType;
 import org.jooq.SQLDialect;
@@ -9,7 +9,7 @@ import org.jooq.impl.SQLDataType;
 
 /** What the outbox suite needs of each database: its server, its time type, and the DDL of its test tables. */
 public enum OutboxDatabase {
-    POSTGRES(LiveDatabase.Engine.POSTGRES, SQLDialect.POSTGRES, "timestamptz") {
+    POSTGRES(Engine.POSTGRES, SQLDialect.POSTGRES, "timestamptz") {
         @Override
         public DataType<? extends Temporal> timeType() {
             return SQLDataType.TIMESTAMPWITHTIMEZONE(6);
@@ -38,7 +38,7 @@ public enum OutboxDatabase {
             return "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, customer TEXT)";
         }
     },
-    MARIADB(LiveDatabase.Engine.MARIADB, SQLDialect.MARIADB, "datetime") {
+    MARIADB(Engine.MARIADB, SQLDialect.MARIADB, "datetime") {
         @Override
         public DataType<? extends Temporal> timeType() {
             return SQLDataType.LOCALDATETIME(6);
@@ -64,7 +64,7 @@ public enum OutboxDatabase {
             return "CREATE TABLE " + name + " (id BIGINT PRIMARY KEY, customer TEXT)";
         }
     },
-    SQLITE(LiveDatabase.Engine.SQLITE, SQLDialect.SQLITE, "sqlite") {
+    SQLITE(Engine.SQLITE, SQLDialect.SQLITE, "sqlite") {
         @Override
         public DataType<? extends Temporal> timeType() {
             return SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime());
@@ -90,17 +90,17 @@ public enum OutboxDatabase {
         }
     };
 
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
     private final SQLDialect sqlDialect;
     private final String timeTypeName;
 
-    OutboxDatabase(LiveDatabase.Engine engine, SQLDialect sqlDialect, String timeTypeName) {
+    OutboxDatabase(Engine engine, SQLDialect sqlDialect, String timeTypeName) {
         this.engine = engine;
         this.sqlDialect = sqlDialect;
         this.timeTypeName = timeTypeName;
     }
 
-    public LiveDatabase.Engine engine() {
+    public Engine engine() {
         return engine;
     }
 

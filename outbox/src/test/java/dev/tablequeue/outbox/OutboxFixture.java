@@ -6,8 +6,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
+import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.test.SettableClock;
-import dev.tablequeue.testkit.LiveDatabase;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -48,7 +48,7 @@ public abstract class OutboxFixture {
 
     protected abstract TestTransport.Kind transportKind();
 
-    protected LiveDatabase db;
+    protected FreshDatabase db;
     protected HikariDataSource pool;
     protected QueueDialect dialect;
     protected final SettableClock clock = new SettableClock();
@@ -57,7 +57,7 @@ public abstract class OutboxFixture {
 
     @BeforeAll
     void openDatabase() throws SQLException {
-        db = LiveDatabase.create(database().engine(), "outbox_" + getClass().getSimpleName());
+        db = FreshDatabase.create(database().engine(), "outbox_" + getClass().getSimpleName());
         pool = database() == OutboxDatabase.SQLITE ? walPool(db) : db.pool(16);
         try (Connection c = pool.getConnection()) {
             dialect = QueueDialects.detect(c);
@@ -68,7 +68,7 @@ public abstract class OutboxFixture {
      * A pool on a SQLite file in WAL mode with synchronous NORMAL, as a service runs SQLite: the drills commit
      * thousands of times, and a commit in the default journal mode waits for several disk flushes.
      */
-    private static HikariDataSource walPool(LiveDatabase db) {
+    private static HikariDataSource walPool(FreshDatabase db) {
         db.execute("PRAGMA journal_mode = WAL");
         com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
         config.setJdbcUrl(db.url());

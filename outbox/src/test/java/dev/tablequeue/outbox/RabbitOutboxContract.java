@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.tablequeue.broker.Outcome;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.FreshDatabase;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -71,7 +71,7 @@ public abstract class RabbitOutboxContract extends OutboxContract {
             throws Exception {
         RecordTable t = newRecords();
         Outbox outbox = outbox(t, "orders");
-        String dlx = LiveDatabase.prefix() + "dlx_" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String dlx = FreshDatabase.prefix() + "dlx_" + java.util.UUID.randomUUID().toString().substring(0, 8);
         String dead = dlx + ".dead";
         RabbitTestTransport transport = rabbit(outbox, Map.of("x-dead-letter-exchange", dlx,
                 "x-dead-letter-routing-key", "dead"));

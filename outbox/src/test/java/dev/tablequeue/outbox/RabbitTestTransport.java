@@ -4,7 +4,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.outbox.rabbitmq.RabbitTransport;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.io.IOException;
 import java.time.Duration;
@@ -42,7 +42,7 @@ final class RabbitTestTransport implements TestTransport {
     private final List<String> queues = new ArrayList<>();
 
     RabbitTestTransport(Outbox outbox, List<PublishMiddleware> inner, Map<String, Object> queueArguments) {
-        this(outbox, inner, queueArguments, LiveDatabase.prefix() + "x_" + UUID.randomUUID().toString().substring(0, 8));
+        this(outbox, inner, queueArguments, FreshDatabase.prefix() + "x_" + UUID.randomUUID().toString().substring(0, 8));
     }
 
     RabbitTestTransport(Outbox outbox, List<PublishMiddleware> inner, Map<String, Object> queueArguments,
@@ -58,7 +58,7 @@ final class RabbitTestTransport implements TestTransport {
         try {
             built = b.handlerMiddleware(outbox.handlerMiddleware()).build();
         } catch (RuntimeException e) {
-            if (LiveDatabase.liveRequired()) {
+            if (FreshDatabase.liveRequired()) {
                 throw new IllegalStateException("RabbitMQ is not reachable (TABLEQUEUE_REQUIRE_LIVE=1)", e);
             }
             Assumptions.abort("RabbitMQ is not reachable: " + e.getMessage());

@@ -1,15 +1,15 @@
 package dev.tablequeue.examples;
 
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import org.jooq.SQLDialect;
 
 /** The example migrations on MariaDB. */
 class MariaDbMigrationsIT extends MigrationsContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.MARIADB;
+    protected Engine engine() {
+        return Engine.MARIADB;
     }
 
     @Override

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tablequeue.examples.codegen.Codegen;
 import dev.tablequeue.examples.jooq.DefaultSchema;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.TestInstance;
 public abstract class MigrationsContract {
 
     /** The database under test. */
-    protected abstract LiveDatabase.Engine engine();
+    protected abstract Engine engine();
 
     /** The generator's view of the same database: where its migrations are, which package its classes are in. */
     protected abstract Codegen.Flavour flavour();
@@ -60,12 +61,12 @@ public abstract class MigrationsContract {
     /** A statement that moves the session's time zone away from UTC, or null where the database has none. */
     protected abstract String offsetSessionTimeZone();
 
-    protected LiveDatabase db;
+    protected FreshDatabase db;
     private int appliedFirst;
 
     @BeforeAll
     void migrate() {
-        db = LiveDatabase.create(engine(), getClass().getSimpleName());
+        db = FreshDatabase.create(engine(), getClass().getSimpleName());
         appliedFirst = Codegen.migrate(db.url(), flavour().classpathLocation());
     }
 
@@ -123,7 +124,7 @@ public abstract class MigrationsContract {
     @Test
     final void a_server_has_every_table_of_the_classes_with_their_columns_in_order_and_their_nullability()
             throws SQLException {
-        assumeTrue(engine() != LiveDatabase.Engine.SQLITE, "the classes are generated from SQLite's migrations");
+        assumeTrue(engine() != Engine.SQLITE, "the classes are generated from SQLite's migrations");
         try (Connection c = db.connect()) {
             DatabaseMetaData meta = c.getMetaData();
             for (Table<?> declared : schema().getTables()) {

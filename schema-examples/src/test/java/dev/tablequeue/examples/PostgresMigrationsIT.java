@@ -3,7 +3,7 @@ package dev.tablequeue.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class PostgresMigrationsIT extends MigrationsContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.POSTGRES;
+    protected Engine engine() {
+        return Engine.POSTGRES;
     }
 
     @Override

@@ -1,14 +1,14 @@
 package dev.tablequeue.examples;
 
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 
 /** The README's transactional handler on PostgreSQL, on the migrated example schema. */
 class PostgresTransactionalHandlerIT extends TransactionalHandlerContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.POSTGRES;
+    protected Engine engine() {
+        return Engine.POSTGRES;
     }
 
     @Override

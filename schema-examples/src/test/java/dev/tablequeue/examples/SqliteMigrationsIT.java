@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.examples.codegen.Codegen;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 class SqliteMigrationsIT extends MigrationsContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.SQLITE;
+    protected Engine engine() {
+        return Engine.SQLITE;
     }
 
     @Override

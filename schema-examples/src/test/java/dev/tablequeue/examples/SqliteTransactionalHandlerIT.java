@@ -13,7 +13,7 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.examples.codegen.Codegen;
 import dev.tablequeue.examples.jooq.tables.records.SignupJobsRecord;
 import dev.tablequeue.examples.jooq.tables.records.WelcomeJobsRecord;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,8 +35,8 @@ class SqliteTransactionalHandlerIT extends TransactionalHandlerContract {
                     .build();
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.SQLITE;
+    protected Engine engine() {
+        return Engine.SQLITE;
     }
 
     @Override

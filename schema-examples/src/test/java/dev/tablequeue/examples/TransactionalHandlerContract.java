@@ -17,7 +17,8 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.examples.codegen.Codegen;
 import dev.tablequeue.examples.jooq.tables.records.SignupJobsRecord;
 import dev.tablequeue.examples.jooq.tables.records.WelcomeJobsRecord;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -51,7 +52,7 @@ public abstract class TransactionalHandlerContract {
     public record Welcome(String email) {}
 
     /** The database under test. */
-    protected abstract LiveDatabase.Engine engine();
+    protected abstract Engine engine();
 
     /** The generator's view of the same database: where its migrations are. */
     protected abstract Codegen.Flavour flavour();
@@ -72,12 +73,12 @@ public abstract class TransactionalHandlerContract {
         return ExampleQueues.SEND_WELCOME;
     }
 
-    protected LiveDatabase db;
+    protected FreshDatabase db;
     protected HikariDataSource pool;
 
     @BeforeAll
     void migrate() {
-        db = LiveDatabase.create(engine(), getClass().getSimpleName());
+        db = FreshDatabase.create(engine(), getClass().getSimpleName());
         Codegen.migrate(db.url(), flavour().classpathLocation());
         pool = db.pool(6);
     }

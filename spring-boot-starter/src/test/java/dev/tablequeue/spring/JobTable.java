@@ -2,7 +2,7 @@ package dev.tablequeue.spring;
 
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.SqliteTime;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.time.OffsetDateTime;
 import org.jooq.DataType;
 import org.jooq.Record;
@@ -25,13 +25,13 @@ final class JobTable extends TableImpl<Record> {
     final TableField<Record, OffsetDateTime> PROCESSED_AT;
     final TableField<Record, OffsetDateTime> LOCKED_UNTIL;
     final TableField<Record, byte[]> PAYLOAD;
-    private final LiveDatabase.Engine engine;
+    private final Engine engine;
     private final RoleBinding<Record> binding;
 
-    JobTable(LiveDatabase.Engine engine) {
+    JobTable(Engine engine) {
         super(DSL.name("jobs"));
         this.engine = engine;
-        DataType<OffsetDateTime> time = engine == LiveDatabase.Engine.SQLITE
+        DataType<OffsetDateTime> time = engine == Engine.SQLITE
                 ? SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime())
                 : SQLDataType.TIMESTAMPWITHTIMEZONE(6);
         ID = createField(DSL.name("id"), serial(), this, "");
@@ -45,7 +45,7 @@ final class JobTable extends TableImpl<Record> {
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.nullable(false), this, "");
         RoleBinding.Builder<Record> b = RoleBinding.of(this, ID).group(GRP).retryAfter(RETRY_AFTER).attempt(ATTEMPT)
                 .processedAt(PROCESSED_AT).payload(PAYLOAD);
-        if (engine == LiveDatabase.Engine.SQLITE) {
+        if (engine == Engine.SQLITE) {
             b.lease(LOCKED_UNTIL);
         }
         this.binding = b.build();
@@ -62,7 +62,7 @@ final class JobTable extends TableImpl<Record> {
     }
 
     /** The DDL of the table on {@code engine}. */
-    static String ddl(LiveDatabase.Engine engine) {
+    static String ddl(Engine engine) {
         return switch (engine) {
             case POSTGRES -> "CREATE TABLE jobs (id BIGSERIAL PRIMARY KEY, grp TEXT NOT NULL,"
                     + " retry_after TIMESTAMPTZ NOT NULL DEFAULT now(), attempt INT NOT NULL DEFAULT 1,"

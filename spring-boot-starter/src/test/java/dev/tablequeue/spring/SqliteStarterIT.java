@@ -1,7 +1,7 @@
 package dev.tablequeue.spring;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 
 /** The starter on SQLite, in the lease form. */
-@StarterDatabase.On(LiveDatabase.Engine.SQLITE)
+@StarterDatabase.On(Engine.SQLITE)
 class SqliteStarterIT extends StarterContract {}

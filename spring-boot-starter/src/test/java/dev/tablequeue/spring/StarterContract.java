@@ -8,7 +8,7 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ServedQueue;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.FreshDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -172,7 +172,7 @@ abstract class StarterContract {
 
     /** A second application on the suite's database, serving queue {@code queue} of the job table. */
     private ConfigurableApplicationContext secondApplication(String queue, String... settings) {
-        LiveDatabase db = StarterDatabase.current();
+        FreshDatabase db = StarterDatabase.current();
         List<String> args = new ArrayList<>(List.of("--spring.datasource.url=" + StarterDatabase.url(db),
                 "--test.engine=" + db.engine().name(), "--test.queue=" + queue, "--tablequeue.lease=5s",
                 "--tablequeue.listen-notify=" + properties.isListenNotify()));

@@ -1,6 +1,7 @@
 package dev.tablequeue.spring;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
@@ -13,36 +14,36 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * A fresh database of {@link LiveDatabase}'s for each test class of the starter suite, with the suite's
+ * A fresh database of {@link FreshDatabase}'s for each test class of the starter suite, with the suite's
  * {@link JobTable}: created before Spring loads the class's context, and dropped after it closes it
  * (registered on the class before {@code @SpringBootTest}, so its {@code afterAll} runs after Spring's). A
  * server that cannot be reached skips the class, or fails it under {@code TABLEQUEUE_REQUIRE_LIVE=1}.
  */
 final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
-    private static volatile LiveDatabase current;
+    private static volatile FreshDatabase current;
 
     /** The database a test class of the suite runs on. */
     @Target(ElementType.TYPE)
     @Retention(RetentionPolicy.RUNTIME)
     @Inherited
     @interface On {
-        LiveDatabase.Engine value();
+        Engine value();
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         Class<?> test = context.getRequiredTestClass();
-        LiveDatabase.Engine engine = AnnotationSupport.findAnnotation(test, On.class)
+        Engine engine = AnnotationSupport.findAnnotation(test, On.class)
                 .orElseThrow(() -> new IllegalStateException(test.getName() + " names no @StarterDatabase.On"))
                 .value();
-        LiveDatabase db = LiveDatabase.create(engine, "spring_" + test.getSimpleName());
+        FreshDatabase db = FreshDatabase.create(engine, "spring_" + test.getSimpleName());
         db.execute(JobTable.ddl(engine));
         current = db;
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        LiveDatabase db = current;
+        FreshDatabase db = current;
         current = null;
         if (db != null) {
             db.close();
@@ -50,8 +51,8 @@ final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** The database of the test class running now. */
-    static LiveDatabase current() {
-        LiveDatabase db = current;
+    static FreshDatabase current() {
+        FreshDatabase db = current;
         if (db == null) {
             throw new IllegalStateException("no starter database: the test class is not extended with StarterDatabase");
         }
@@ -59,8 +60,8 @@ final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** The JDBC URL Boot's DataSource takes: SQLite waits for the write turn rather than failing at once. */
-    static String url(LiveDatabase db) {
-        return db.engine() == LiveDatabase.Engine.SQLITE ? db.url() + "?busy_timeout=10000" : db.url();
+    static String url(FreshDatabase db) {
+        return db.engine() == Engine.SQLITE ? db.url() + "?busy_timeout=10000" : db.url();
     }
 
     /** The properties that point a context at the current database. */

@@ -2,7 +2,7 @@ package dev.tablequeue.spring;
 
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
 class StarterTestApp {
 
     @Bean
-    JobTable jobTable(@Value("${test.engine}") LiveDatabase.Engine engine) {
+    JobTable jobTable(@Value("${test.engine}") Engine engine) {
         return new JobTable(engine);
     }
 

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.micrometer.TableQueueMetrics;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import javax.sql.DataSource;
@@ -18,12 +19,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** When the auto-configuration configures what, on an embedded SQLite database. */
 class TableQueueAutoConfigurationIT {
-    private LiveDatabase db;
+    private FreshDatabase db;
     private ApplicationContextRunner runner;
 
     @BeforeEach
     void database() {
-        db = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "spring_autoconfiguration");
+        db = FreshDatabase.create(Engine.SQLITE, "spring_autoconfiguration");
         // a pool per context: the context closes its DataSource bean
         runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(TableQueueAutoConfiguration.class))

@@ -4,8 +4,8 @@ import static dev.tablequeue.examples.jooq.Tables.DEMO_RESULTS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.examples.demo.DemoJob.Fate;
-
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,13 +30,13 @@ public abstract class DemoContract {
     private static final int TRANSACTIONAL_JOBS = 300;
 
     /** The database under test. */
-    protected abstract LiveDatabase.Engine engine();
+    protected abstract Engine engine();
 
-    protected LiveDatabase db;
+    protected FreshDatabase db;
 
     @BeforeAll
     void createDatabase() {
-        db = LiveDatabase.create(engine(), "demo_" + getClass().getSimpleName());
+        db = FreshDatabase.create(engine(), "demo_" + getClass().getSimpleName());
     }
 
     @AfterAll

@@ -1,12 +1,12 @@
 package dev.tablequeue.examples.demo;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 
 /** The demo on a MariaDB database of the test's own. */
 class MariaDbDemoIT extends DemoContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.MARIADB;
+    protected Engine engine() {
+        return Engine.MARIADB;
     }
 }

@@ -1,12 +1,12 @@
 package dev.tablequeue.examples.demo;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 
 /** The demo on a PostgreSQL database of the test's own. */
 class PostgresDemoIT extends DemoContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.POSTGRES;
+    protected Engine engine() {
+        return Engine.POSTGRES;
     }
 }

@@ -2,7 +2,7 @@ package dev.tablequeue.examples.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class SqliteDemoIT extends DemoContract {
 
     @Override
-    protected LiveDatabase.Engine engine() {
-        return LiveDatabase.Engine.SQLITE;
+    protected Engine engine() {
+        return Engine.SQLITE;
     }
 
     @Test
