@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.DeadLetterContract;
+
+/** The broker dead-letter suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleBrokerDeadLetterIT extends DeadLetterContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}

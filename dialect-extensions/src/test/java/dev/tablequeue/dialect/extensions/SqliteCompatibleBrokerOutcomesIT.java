@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.OutcomesContract;
+
+/** The broker outcomes suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleBrokerOutcomesIT extends OutcomesContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.SettlementContract;
+
+/** The broker settlement suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleBrokerSettlementIT extends SettlementContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}

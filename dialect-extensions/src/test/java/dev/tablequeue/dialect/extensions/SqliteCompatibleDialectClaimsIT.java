@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.DialectClaimsContract;
+
+/** The dialect contract's claims, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleDialectClaimsIT extends DialectClaimsContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
+
+/** The dialect contract's reads, writes and openings, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleDialectReadsAndWritesIT extends DialectReadsAndWritesContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}
