@@ -134,9 +134,7 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
                 "the dialect takes a key and its row in one statement");
-        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
-                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
-        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+        for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             boolean counts = b == counted;
             Statement lock = dialect.advisoryLock(b).orElseThrow();
             Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
@@ -181,9 +179,7 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
                 "the dialect takes a key and its row in one statement");
-        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
-                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
-        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+        for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             long id = insert(t, r -> r.group("a"));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
             ClaimSequence.Candidate candidate = new ClaimSequence.Candidate(id, "q-" + id);
@@ -206,6 +202,12 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
                 taker.shutdownNow();
             }
         }
+    }
+
+    /** An advisory binding of {@code t} without the attempt role: a take that counts no attempt. */
+    private static RoleBinding<Record> uncounted(Jobs t) {
+        return RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).retryAfter(t.RETRY_AFTER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{id}").build();
     }
 
     /** How many sessions of the server wait for a row lock now. */
