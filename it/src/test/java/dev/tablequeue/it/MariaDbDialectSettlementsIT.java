@@ -2,7 +2,10 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectSettlementsContract;
 
-/** The dialect contract's settlements (published in the kit) on MariaDB, with the dialect picked from what the driver reports. */
+/**
+ * The dialect contract's settlements (published in the kit) on MariaDB, with the dialect picked from what the
+ * driver reports.
+ */
 class MariaDbDialectSettlementsIT extends DialectSettlementsContract {
 
     @Override

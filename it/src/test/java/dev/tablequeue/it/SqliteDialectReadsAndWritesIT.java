@@ -2,7 +2,10 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
 
-/** The dialect contract's reads, writes and openings (published in the kit) on a SQLite file: times as SqliteTime text. */
+/**
+ * The dialect contract's reads, writes and openings (published in the kit) on a SQLite file: times as SqliteTime
+ * text.
+ */
 class SqliteDialectReadsAndWritesIT extends DialectReadsAndWritesContract {
 
     @Override

@@ -21,10 +21,12 @@ import org.jooq.DataType;
  *     FILE;
  *     public Engine engine() { return Engine.SQLITE; }
  *     public QueueDialect dialect(Connection c) { return new LiteForkDialect(); }
- *     public DataType<? extends Temporal> timeType() { return SQLDataType.VARCHAR.asConvertedDataType(new SqliteTime()); }
- *     public String createTable(String name) { return "CREATE TABLE " + name + " (...)"; }
+ *     public DataType<? extends Temporal> timeType() { return JobsTables.timeType(Engine.SQLITE); }
+ *     public String createTable(String name) { return JobsTables.ddl(Engine.SQLITE, name); }
  *     public Set<Form> forms() { return EnumSet.of(Form.LEASE, Form.ADVISORY); }
- *     public QueueBroker.Builder broker(DataSource pool) { return QueueBroker.builder(pool).dialect(new LiteForkDialect()); }
+ *     public QueueBroker.Builder broker(DataSource pool) {
+ *         return QueueBroker.builder(pool).dialect(new LiteForkDialect());
+ *     }
  * }
  * class LiteForkDialectClaimsIT extends DialectClaimsContract {
  *     protected ContractDatabase database() { return LiteFork.FILE; }

@@ -26,7 +26,10 @@ public final class JobsTables {
         };
     }
 
-    /** The DDL of a {@link Jobs} table named {@code name} on {@code engine}; on MySQL and MariaDB, indexed in claim order. */
+    /**
+     * The DDL of a {@link Jobs} table named {@code name} on {@code engine}; on MySQL and MariaDB with an index in
+     * claim order.
+     */
     public static String ddl(Engine engine, String name) {
         return switch (engine) {
             case POSTGRES -> "CREATE TABLE " + name + " (id BIGSERIAL PRIMARY KEY, grp TEXT,"
