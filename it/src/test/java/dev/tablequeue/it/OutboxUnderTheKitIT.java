@@ -11,6 +11,7 @@ import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,6 +22,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class OutboxUnderTheKitIT {
     @RegisterExtension
     static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).build();
+
+    /**
+     * The kit set the property for the whole JVM, and the other suites of this module (the README's outbox
+     * example) run in the same one with the outbox on.
+     */
+    @AfterAll
+    static void outboxOnAgainForTheOtherSuites() {
+        System.clearProperty(TableQueueDatabase.TEST_KIT_PROPERTY);
+    }
 
     @Test
     void an_outbox_built_under_the_kit_is_off_and_needs_no_record_table() {
