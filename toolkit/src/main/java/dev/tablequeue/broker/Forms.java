@@ -1,5 +1,9 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.binding.Event;
+import dev.tablequeue.binding.Form;
+import java.time.Duration;
+
 /**
  * Picks a subscription's {@link Claimer} and {@link Completer} by its table's form, and by whether its
  * database takes writers side by side: the one place the runtime asks either.
@@ -39,11 +43,24 @@ final class Forms {
     }
 
     /**
+     * How long a claim waits, while rows are in work, for more workers to free ({@link Slots}): the broker's
+     * window where a claim takes rows for several workers at once; none where it takes one row (a FIFO group,
+     * the service's own claim, a transactional row lock claim) or where the claim thread writes the outcomes
+     * itself, which it could not while it waited for them.
+     */
+    static Duration claimWindow(SubscriptionContext ctx) {
+        boolean oneRow = ctx.binding.fifo() || ctx.binding.owns(Event.CLAIM)
+                || (ctx.transactional && ctx.binding.form() == Form.ROW_LOCK);
+        boolean inline = !ctx.dialect.claimsInParallel() && !ctx.transactional;
+        return oneRow || inline ? Duration.ZERO : ctx.broker.claimWindow;
+    }
+
+    /**
      * What {@code delivery.db()} is: the broker's context, where a row lock subscription's statement on its own
      * table waits a bounded time for a row lock, since the row may be the delivery's own ({@link OwnRowWait}).
      */
     static org.jooq.DSLContext handlerDb(SubscriptionContext ctx) {
-        return ctx.binding.form() == dev.tablequeue.binding.Form.ROW_LOCK
+        return ctx.binding.form() == Form.ROW_LOCK
                 ? OwnRowWait.of(ctx, ctx.broker.ownRowWait) : ctx.broker.db;
     }
 

@@ -49,6 +49,7 @@ public final class QueueBroker {
     final Duration lease;
     final Duration drainTimeout;
     final Duration ownRowWait;
+    final Duration claimWindow;
     final Clock clock;
     final Codec codec;
     final BrokerListener listener;
@@ -74,6 +75,7 @@ public final class QueueBroker {
         this.lease = b.lease;
         this.drainTimeout = b.drainTimeout;
         this.ownRowWait = b.ownRowWait;
+        this.claimWindow = b.claimWindow;
         this.clock = b.clock;
         this.codec = b.codec;
         this.listener = b.listener;

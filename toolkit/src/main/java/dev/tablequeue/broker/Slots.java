@@ -15,18 +15,34 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Claims overlap settlements: a worker is free again the moment its handler returns, so the next claim
  * runs while the last outcome is being written.
+ *
+ * <p>A claim that finds fewer workers free than it could fill, while other rows are still in work, waits up to
+ * a short window ({@link QueueBroker.Builder#claimWindow}) for more of them to free: without it, workers that
+ * free one after another each start a claim of their own (a statement, and in the row lock form a commit) for
+ * one or two rows, and the claims stay that small for as long as the load lasts. With it, one claim serves
+ * them all. The window never delays a claim on an idle subscription, where nothing is in work.
  */
 final class Slots {
     private final int workers;
     private final int unsettledLimit;
+    private final long windowNanos;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private int busy;
     private int unsettled;
+    /** Set at shutdown: a claim waiting for more room takes what it has. */
+    private boolean stopping;
 
+    /** Room for {@code workers}; a claim takes what is free at once. */
     Slots(int workers) {
+        this(workers, 0);
+    }
+
+    /** Room for {@code workers}; a claim waits up to {@code windowNanos} for more room while rows are in work. */
+    Slots(int workers, long windowNanos) {
         this.workers = workers;
         this.unsettledLimit = unsettledLimit(workers);
+        this.windowNanos = windowNanos;
     }
 
     /**
@@ -39,7 +55,8 @@ final class Slots {
 
     /**
      * Takes every free worker, up to {@code max}, waiting up to {@code nanos} for one; 0 where none came.
-     * The caller gives back what its claim did not fill with {@link #giveBack(int)}.
+     * Where fewer than {@code max} are free and rows are in work, it then waits up to the window for room for
+     * {@code max}. The caller gives back what its claim did not fill with {@link #giveBack(int)}.
      */
     int take(int max, long nanos) throws InterruptedException {
         lock.lock();
@@ -50,6 +67,10 @@ final class Slots {
                     return 0;
                 }
                 left = changed.awaitNanos(left);
+            }
+            int want = Math.min(max, workers);
+            for (long window = windowNanos; window > 0 && !stopping && room() < want && (busy > 0 || unsettled > 0); ) {
+                window = changed.awaitNanos(window);
             }
             int n = Math.min(max, room());
             busy += n;
@@ -133,10 +154,21 @@ final class Slots {
         }
     }
 
-    /** Wakes a claim waiting for room (at shutdown). */
+    /** Whether a claim is waiting for room (for tests). */
+    boolean claimWaiting() {
+        lock.lock();
+        try {
+            return lock.hasWaiters(changed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes a claim waiting for room (at shutdown); one waiting within its window takes what is free. */
     void wake() {
         lock.lock();
         try {
+            stopping = true;
             changed.signalAll();
         } finally {
             lock.unlock();

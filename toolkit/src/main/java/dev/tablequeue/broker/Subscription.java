@@ -136,7 +136,7 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         // a batch subscription counts rows: each worker's claim takes up to a batch of them
-        slots = new Slots(mount.workers * Math.max(1, mount.batch));
+        slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimWindow(ctx).toNanos());
         claimer = Forms.claimer(ctx, settlement, keys);
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);

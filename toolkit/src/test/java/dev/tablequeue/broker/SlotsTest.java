@@ -1,6 +1,7 @@
 package dev.tablequeue.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,70 @@ class SlotsTest {
         });
         slots.settled(1);
         assertThat(waiting.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void a_claim_waits_within_its_window_for_the_workers_in_work_and_then_takes_them_all() throws Exception {
+        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 7);
+        CompletableFuture<Integer> claim = takeAsync(slots, 8);
+        await().atMost(10, TimeUnit.SECONDS).until(slots::claimWaiting);
+        free(slots, 1);
+        assertThat(claim.get(10, TimeUnit.SECONDS)).isEqualTo(8);
+    }
+
+    @Test
+    void a_claim_takes_the_workers_free_when_its_window_ends() throws Exception {
+        Slots slots = new Slots(8, TimeUnit.MILLISECONDS.toNanos(50));
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 3);
+        assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    }
+
+    @Test
+    void a_claim_with_nothing_in_work_takes_every_worker_at_once_whatever_the_window() throws Exception {
+        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(8);
+        free(slots, 8);
+        assertThat(takeAsync(slots, 3).get(10, TimeUnit.SECONDS)).isEqualTo(3);
+    }
+
+    @Test
+    void a_claim_without_a_window_takes_the_one_worker_that_came_free() throws Exception {
+        Slots slots = new Slots(8, 0);
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 1);
+        assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void the_shutdown_ends_a_claim_s_window_with_the_workers_free_by_then() throws Exception {
+        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 2);
+        CompletableFuture<Integer> claim = takeAsync(slots, 8);
+        await().atMost(10, TimeUnit.SECONDS).until(slots::claimWaiting);
+        slots.wake();
+        assertThat(claim.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    }
+
+    /** {@code n} handlers return and their outcomes are written. */
+    private static void free(Slots slots, int n) {
+        for (int i = 0; i < n; i++) {
+            slots.handled();
+        }
+        slots.settled(n);
+    }
+
+    private static CompletableFuture<Integer> takeAsync(Slots slots, int max) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return slots.take(max, TimeUnit.SECONDS.toNanos(30));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     @Test
