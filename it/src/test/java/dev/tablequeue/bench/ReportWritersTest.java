@@ -8,7 +8,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -19,30 +18,16 @@ class ReportWritersTest {
     private final BenchReport report = Fixtures.report();
 
     @Test
-    void the_targets_compare_the_medians_with_the_issues_floors() {
-        List<Targets.Target> targets = Targets.check(report);
-        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 1 worker"))
-                .singleElement().satisfies(t -> {
-                    assertThat(t.measured()).isEqualTo("0.50");
-                    assertThat(t.met()).contains(false);
-                });
-        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 8 worker(s)"))
-                .singleElement().satisfies(t -> {
-                    assertThat(t.measured()).isEqualTo("0.95");
-                    assertThat(t.met()).contains(true);
-                });
-        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL row lock, 8 workers: tablequeue >= 1.5"))
-                .singleElement().satisfies(t -> {
-                    assertThat(t.measured()).isEqualTo("1.90");
-                    assertThat(t.met()).contains(true);
-                });
-        assertThat(targets).filteredOn(t -> t.target().startsWith("PostgreSQL lease, 8 worker(s)"))
-                .singleElement().satisfies(t -> assertThat(t.met()).isEqualTo(Optional.empty()));
-        assertThat(targets).filteredOn(t -> t.target().contains("LISTEN/NOTIFY"))
-                .singleElement().satisfies(t -> {
-                    assertThat(t.measured()).isEqualTo("5.00 ms");
-                    assertThat(t.met()).contains(false);
-                });
+    void the_targets_section_names_issues_13_and_14_and_says_met_not_met_or_not_measured() {
+        String md = MarkdownReport.render(report);
+        assertThat(md).contains("## Targets (issues 13 and 14)").doesNotContain("issues 4");
+        assertThat(md).contains("| PostgreSQL row lock, 8 workers: tablequeue >= 2.0 x db-scheduler at 8 threads"
+                + " | 7,600 / 4,000 = 1.90 | **not met** |");
+        assertThat(md).contains("| PostgreSQL lease, 8 workers: tablequeue >= 1.6 x db-scheduler at 8 threads"
+                + " | not measured | not measured |");
+        assertThat(md).contains("| PostgreSQL row lock, 8 workers: tablequeue's heap B/msg <= 2.0 x raw's"
+                + " | 1,500 / 1,500 = 1.00 | met |");
+        assertThat(md).contains("| PostgreSQL LISTEN/NOTIFY publish-to-handler p50 < 5.0 ms | 5.00 ms | **not met** |");
     }
 
     @Test
@@ -55,7 +40,6 @@ class ReportWritersTest {
         assertThat(md).contains(
                 "| postgres | LISTEN/NOTIFY (publisher in another broker) | 100 | 5.00 | 9.90 | 10.00 |");
         assertThat(md).contains("| synchronous_commit (bench database) | off |");
-        assertThat(md).contains("| PostgreSQL row lock, 1 worker(s): tablequeue >= 0.95 x raw | 0.50 | **no** |");
         assertThat(md).contains("- a note on the method");
         assertThat(md).contains("## Failures").contains("timed out \\| after 60 s");
     }
@@ -162,8 +146,10 @@ class ReportWritersTest {
         assertThat(md).contains("## Batches")
                 .contains("| postgres | consume, batch(64) | row lock | 8 | 66,000 (66,000 - 66,000)"
                         + " | 80,000 (80,000 - 80,000) | 0.82 | 5.50 |")
-                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 5.0 x db-scheduler | 5.50 | yes |")
-                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 0.70 x raw batched | 0.82 | yes |")
+                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 5.0 x db-scheduler at 8 threads"
+                        + " | 66,000 / 12,000 = 5.50 | met |")
+                .contains("| PostgreSQL row lock batch(64), 8 workers: tablequeue >= 0.7 x raw batched"
+                        + " | 66,000 / 80,000 = 0.82 | met |")
                 .doesNotContain("## Other contenders");
     }
 
@@ -177,7 +163,8 @@ class ReportWritersTest {
         assertThat(MarkdownReport.render(r)).contains("## Tables that keep their acknowledged rows")
                 .contains("1,000,000 of them")
                 .contains("| postgres | row lock | 8 | 10,000 (10,000 - 10,000) | 8,500 (8,500 - 8,500) | 0.85 |")
-                .contains("behind acknowledged rows: >= 0.9 x the pending rows alone | 0.85 | **no** |");
+                .contains("behind acknowledged rows: >= 0.9 x the pending rows alone | 8,500 / 10,000 = 0.85"
+                        + " | **not met** |");
     }
 
     @Test
