@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The decoding and failure suite on MariaDB. */
+import dev.tablequeue.test.contract.DecodingContract;
+
+/** The decoding suite (published in the kit) on MariaDB. */
 class MariaDbDecodingIT extends DecodingContract {
 
     @Override

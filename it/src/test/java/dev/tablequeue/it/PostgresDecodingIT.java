@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The decoding and failure suite on PostgreSQL. */
+import dev.tablequeue.test.contract.DecodingContract;
+
+/** The decoding suite (published in the kit) on PostgreSQL. */
 class PostgresDecodingIT extends DecodingContract {
 
     @Override

@@ -11,8 +11,9 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * The sessions of a live server as an operator sees them: those whose statement waits on a row lock, and
- * killing one (as a failover, a proxy or an operator does), on PostgreSQL and MariaDB.
+ * The sessions of a live server as an operator sees them: those connected to a database, and killing one (as a
+ * failover, a proxy or an operator does), on PostgreSQL and MariaDB, for the connection drill. (The kit's suites
+ * have their own, for the sessions that wait on a row lock.)
  */
 final class ServerSessions {
     private final Engine engine;
@@ -25,25 +26,6 @@ final class ServerSessions {
         }
         this.engine = engine;
         this.admin = admin;
-    }
-
-    /** The sessions whose statement, its text like {@code like} (SQL {@code LIKE}), waits on a row lock. */
-    List<Long> waitingOnALock(String like) throws SQLException {
-        String sql = engine == Engine.POSTGRES
-                ? "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"
-                        + " and query like ?"
-                : "select trx_mysql_thread_id from information_schema.innodb_trx where trx_state = 'LOCK WAIT'"
-                        + " and trx_query like ?";
-        try (Connection c = admin.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, like);
-            List<Long> sessions = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    sessions.add(rs.getLong(1));
-                }
-            }
-            return sessions;
-        }
     }
 
     /**

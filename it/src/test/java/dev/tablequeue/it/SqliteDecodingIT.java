@@ -1,6 +1,8 @@
 package dev.tablequeue.it;
 
-/** The decoding and failure suite on a SQLite file. */
+import dev.tablequeue.test.contract.DecodingContract;
+
+/** The decoding suite (published in the kit) on a SQLite file. */
 class SqliteDecodingIT extends DecodingContract {
 
     @Override

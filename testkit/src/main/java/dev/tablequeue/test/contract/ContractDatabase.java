@@ -62,6 +62,17 @@ public interface ContractDatabase {
         return QueueBroker.builder(pool);
     }
 
+    /**
+     * Whether the suites may find the server's sessions that wait on a row lock and kill them, as an operator or a
+     * failover does (the tests of a settlement whose connection is killed under it; skipped where this is false).
+     * By default on PostgreSQL ({@code pg_stat_activity}, {@code pg_terminate_backend}), MariaDB and MySQL
+     * ({@code information_schema.innodb_trx}, {@code KILL CONNECTION}); an embedded database has no sessions, and
+     * a server on one of these engines that answers none of those statements says false.
+     */
+    default boolean killsSessions() {
+        return engine() != Engine.SQLITE;
+    }
+
     /** A fresh, empty database for one test class (named {@code name}); the suite closes it after the class. */
     default FreshDatabase open(String name) {
         return FreshDatabase.create(engine(), name);

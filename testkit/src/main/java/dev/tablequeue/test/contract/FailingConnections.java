@@ -1,4 +1,4 @@
-package dev.tablequeue.it;
+package dev.tablequeue.test.contract;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

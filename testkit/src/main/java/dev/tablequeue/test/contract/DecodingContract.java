@@ -1,46 +1,52 @@
-package dev.tablequeue.it;
+package dev.tablequeue.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
-import dev.tablequeue.broker.FailurePolicy;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
-import dev.tablequeue.test.SettableClock;
-import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.Record;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What reaches a handler from rows as they are found in the table, and what a failure leaves behind: rows
- * that do not decode, headers columns of any content, handlers that throw, and the defaults that settle
- * them. Each database runs it through a small subclass that names its {@link TestDatabase}.
+ * What reaches a handler from rows as they are found in the table: headers columns of any content, payloads that
+ * do not decode (dropped, logged, or moved to a dead letter), a publish without a payload, the type of a
+ * delivery's id, and a drill of bad rows among good ones, each settled once by the decode policy.
+ *
+ * <p>Each test runs for each form the database takes. Each database runs this suite through a small subclass that
+ * names its {@link ContractDatabase}; the tests are final. The drill is tagged {@code drill}; it writes 500 rows,
+ * or as many as the system property {@code tablequeue.drill.rows} says.
  */
 public abstract class DecodingContract extends BrokerFixture {
 
+    /** How many rows the bad-data drill writes: 500, or the system property {@code tablequeue.drill.rows}. */
+    private static final int DRILL_ROWS = Integer.getInteger("tablequeue.drill.rows", 500);
+
     // ================================================================ headers
 
+    /** In row mode, the headers column reaches the handler as the delivery's headers. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void row_mode_delivers_the_headers_column_as_the_deliverys_headers(Form form) {
@@ -62,6 +68,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(seen.get("without")).isEmpty();
     }
 
+    /** Header values that are no strings reach the handler as their JSON text; a JSON null is left out. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void header_values_other_than_strings_reach_the_handler_as_their_json_text(Form form) {
@@ -85,6 +92,7 @@ public abstract class DecodingContract extends BrokerFixture {
                 Map.entry("ratio", "0.5"));
     }
 
+    /** A headers column that holds no JSON object leaves the headers empty, and its row is handled. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_headers_column_that_holds_no_json_object_leaves_the_headers_empty_and_the_row_is_handled(
@@ -100,7 +108,7 @@ public abstract class DecodingContract extends BrokerFixture {
             return Outcome.ack();
         });
         broker.start();
-        List<Long> ids = new java.util.ArrayList<>();
+        List<Long> ids = new ArrayList<>();
         for (String headers : odd) {
             ids.add(insertWithHeaders(t, headers));
         }
@@ -112,6 +120,7 @@ public abstract class DecodingContract extends BrokerFixture {
 
     // ================================================================ payloads that do not decode
 
+    /** A JSON null payload fails to decode, reaches the listener, and never the handler. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_json_null_payload_is_a_decode_failure_and_never_reaches_the_handler(Form form) {
@@ -129,6 +138,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(undecoded).containsExactly(nothing);
     }
 
+    /** A payload with properties the message type does not know is decoded all the same. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_payload_with_properties_the_message_type_does_not_know_is_decoded(Form form) {
@@ -144,6 +154,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(handled).containsExactly(new Job(3, "mail"));
     }
 
+    /** A row that does not decode moves to the dead letter group where one is declared. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_row_that_does_not_decode_moves_to_the_dead_letter_group_where_one_is_declared(Form form) {
@@ -164,6 +175,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(handled).containsExactly(new Job(0, "mail"));
     }
 
+    /** A row that does not decode moves into the dead letter table where one is declared. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_row_that_does_not_decode_moves_into_the_dead_letter_table_where_one_is_declared(Form form) {
@@ -179,6 +191,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(count(t, "1 = 1")).isZero();
     }
 
+    /** A row dropped because it does not decode is logged as an error (skipped where the log is not read). */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_row_dropped_because_it_does_not_decode_is_logged_as_an_error_with_its_id_and_the_reason(
@@ -197,220 +210,10 @@ public abstract class DecodingContract extends BrokerFixture {
         }
     }
 
-    // ================================================================ handlers that throw
 
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_handler_that_throws_is_logged_with_its_stack_trace(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, form);
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
-                .handle((job, d) -> {
-                    throw new IllegalStateException("the mail server is down for " + t.getName());
-                });
-        try (LogCapture log = LogCapture.start()) {
-            insertJobs(t, 1);
-            broker.start();
-            await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 1);
-            // the stack trace follows the log line: the exception, then its frames, the handler's first
-            String failure = "java.lang.IllegalStateException: the mail server is down for " + t.getName();
-            await().atMost(PATIENCE).until(() -> {
-                List<String> lines = log.text().lines().toList();
-                int at = lines.indexOf(failure);
-                return at >= 0 && at + 1 < lines.size()
-                        && lines.get(at + 1).startsWith("\tat dev.tablequeue.it.DecodingContract");
-            });
-        }
-    }
+    // ================================================================ publishing and ids
 
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_handler_that_throws_is_retried_after_a_growing_delay_with_jitter_by_default(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, form);
-        SettableClock stopped = stoppedAMinuteAhead();
-        Instant at = stopped.instant();
-        QueueBroker broker = broker(stopped);
-        List<Integer> attempts = new CopyOnWriteArrayList<>();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
-            attempts.add(d.attempt().orElseThrow());
-            throw new IllegalStateException("fails every time");
-        });
-        long id = insertJobs(t, 1).get(0);
-        broker.start();
-        // the first failure hides the row for half a second to a second
-        await().atMost(PATIENCE).until(() -> attempts.size() == 1 && retryAfter(t, id).isAfter(at));
-        assertThat(retryAfter(t, id)).isBetween(at.plusMillis(500), at.plusSeconds(1));
-        await().during(POLL.multipliedBy(6)).atMost(PATIENCE).until(() -> attempts.size() == 1);
-        // the second for one to two seconds
-        stopped.advance(Duration.ofSeconds(5));
-        Instant later = at.plusSeconds(5);
-        await().atMost(PATIENCE).until(() -> attempts.size() == 2 && retryAfter(t, id).isAfter(later));
-        assertThat(retryAfter(t, id)).isBetween(later.plusSeconds(1), later.plusSeconds(2));
-        assertThat(attempts).containsExactly(1, 2);
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void the_backoff_of_a_mount_takes_the_steps_it_is_given(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, form);
-        SettableClock stopped = stoppedAMinuteAhead();
-        Instant at = stopped.instant();
-        QueueBroker broker = broker(stopped);
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class)
-                .onHandlerFailure(FailurePolicy.backoff(Duration.ofMinutes(2), Duration.ofMinutes(3)))
-                .handle((job, d) -> {
-                    throw new IllegalStateException("fails");
-                });
-        long id = insertJobs(t, 1).get(0);
-        broker.start();
-        await().atMost(PATIENCE).until(() -> retryAfter(t, id).isAfter(at));
-        assertThat(retryAfter(t, id)).isBetween(at.plus(Duration.ofMinutes(1)), at.plus(Duration.ofMinutes(2)));
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_handler_that_throws_on_a_table_without_retry_after_is_held_before_it_is_retried(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = bindingWithout(t, form, "retry_after");
-        QueueBroker broker = broker();
-        List<Long> deliveredAt = new CopyOnWriteArrayList<>();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
-            deliveredAt.add(System.nanoTime());
-            if (deliveredAt.size() < 3) {
-                throw new IllegalStateException("fails twice");
-            }
-            return Outcome.ack();
-        });
-        insertJobs(t, 1);
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
-        // the worker holds the failed row for the first step of the backoff (half a second to a second),
-        // then for the second (one to two seconds), instead of returning it at once
-        assertThat(Duration.ofNanos(deliveredAt.get(1) - deliveredAt.get(0))).isGreaterThanOrEqualTo(
-                Duration.ofMillis(500));
-        assertThat(Duration.ofNanos(deliveredAt.get(2) - deliveredAt.get(1))).isGreaterThanOrEqualTo(
-                Duration.ofSeconds(1));
-    }
-
-    // ================================================================ the last error
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_retry_after_a_failure_writes_its_class_and_message_as_the_last_error_and_an_ack_keeps_it(
-            Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = withLastError(t, form);
-        QueueBroker broker = broker();
-        List<Integer> attempts = new CopyOnWriteArrayList<>();
-        List<String> seenBySecond = new CopyOnWriteArrayList<>();
-        long id = insertJobs(t, 1).get(0);
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).onHandlerFailure(FailurePolicy.retry())
-                .handle((job, d) -> {
-                    attempts.add(d.attempt().orElseThrow());
-                    if (attempts.size() == 1) {
-                        throw new IllegalStateException("the mail server is down");
-                    }
-                    seenBySecond.add(lastError(t, id));
-                    return Outcome.ack();
-                });
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
-        assertThat(attempts).containsExactly(1, 2);
-        // an operator (and the second delivery) sees why the first failed
-        assertThat(seenBySecond).containsExactly("java.lang.IllegalStateException: the mail server is down");
-        assertThat(lastError(t, id)).isEqualTo("java.lang.IllegalStateException: the mail server is down");
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_dead_letter_keeps_why_its_row_failed_or_did_not_decode_in_the_last_error(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = withLastError(t, form);
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
-                .handle((job, d) -> {
-                    throw new UnsupportedOperationException("no template for " + job.kind());
-                });
-        long failing = insertJobs(t, 1).get(0);
-        long undecodable = insertRaw(t, "emails", "{\"n\":".getBytes());
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 2);
-        assertThat(lastError(t, failing)).isEqualTo("java.lang.UnsupportedOperationException: no template for mail");
-        assertThat(lastError(t, undecodable)).startsWith("com.fasterxml.jackson.").contains("end-of-input");
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_row_moved_into_the_dead_letter_table_carries_its_last_error(Form form) {
-        Jobs t = newTable();
-        Jobs dead = newTable();
-        RoleBinding<Record> b = withLastError(t, form);
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetterTable(dead)
-                .handle((job, d) -> {
-                    throw new IllegalArgumentException("recipient rejected");
-                });
-        long id = insertJobs(t, 1).get(0);
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(dead, "id = " + id) == 1);
-        assertThat(lastError(dead, id)).isEqualTo("java.lang.IllegalArgumentException: recipient rejected");
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_row_dropped_because_it_does_not_decode_keeps_the_reason_in_the_last_error(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = withLastError(t, form);
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
-        long nothing = insertRaw(t, "emails", "null".getBytes());
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 1);
-        assertThat(lastError(t, nothing)).isEqualTo("java.lang.IllegalStateException: the payload of row " + nothing
-                + " decodes to null");
-    }
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void a_last_error_is_cut_to_a_thousand_characters(Form form) {
-        Jobs t = newTable();
-        RoleBinding<Record> b = withLastError(t, form);
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).maxAttempts(1).deadLetter("dead")
-                .handle((job, d) -> {
-                    throw new IllegalStateException("\u00e9".repeat(5_000));
-                });
-        long id = insertJobs(t, 1).get(0);
-        broker.start();
-        await().atMost(PATIENCE).until(() -> count(t, "grp = 'dead'") == 1);
-        assertThat(lastError(t, id)).hasSize(1000).startsWith("java.lang.IllegalStateException: \u00e9\u00e9")
-                .endsWith("\u00e9\u2026");
-    }
-
-    // ================================================================ declarations and publishing
-
-    @ParameterizedTest
-    @MethodSource("forms")
-    public final void an_attempt_column_that_does_not_start_at_one_stops_the_start_saying_why(Form form) {
-        Jobs t = newTable(ddl -> {
-            String zero = ddl.replace("DEFAULT 1", "DEFAULT 0");
-            assertThat(zero).isNotEqualTo(ddl);
-            return zero;
-        });
-        QueueBroker broker = broker();
-        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).maxAttempts(3)
-                .deadLetter("dead").handle((job, d) -> Outcome.ack());
-        assertThatThrownBy(broker::start)
-                .isInstanceOf(SchemaException.class)
-                .hasMessageContaining(t.getName())
-                .hasMessageContaining("\"attempt\"")
-                .hasMessageContaining("defaults to 0")
-                .hasMessageContaining("DEFAULT 1");
-    }
-
+    /** A publish without a payload into a payload table fails, naming the table and the role, and writes nothing. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_publish_without_a_payload_into_a_payload_table_fails_naming_the_table_and_the_role(
@@ -433,6 +236,7 @@ public abstract class DecodingContract extends BrokerFixture {
         assertThat(count(t, "1 = 1")).isZero();
     }
 
+    /** A delivery gives its id in the id column's type, and refuses any other column. */
     @ParameterizedTest
     @MethodSource("forms")
     public final void a_delivery_gives_its_id_in_the_type_of_the_id_column(Form form) {
@@ -445,7 +249,7 @@ public abstract class DecodingContract extends BrokerFixture {
         broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> {
             Long id = d.id(t.ID);
             ids.add(id);
-            for (org.jooq.Field<?> notTheId : List.of(other.ID, t.NOTE)) {
+            for (Field<?> notTheId : List.of(other.ID, t.NOTE)) {
                 try {
                     d.id(notTheId);
                 } catch (IllegalArgumentException e) {
@@ -464,12 +268,7 @@ public abstract class DecodingContract extends BrokerFixture {
 
     // ================================================================ the bad-data drill
 
-    /**
-     * How many rows the bad-data drill writes: 500 in the build, {@code -Dtablequeue.drill.rows=5000} for the
-     * long run (see the README of the it module).
-     */
-    static final int DRILL_ROWS = Integer.getInteger("tablequeue.drill.rows", 500);
-
+    /** A drill of bad rows among good ones settles every row once, by its handler or the decode policy. */
     @Tag("drill")
     @ParameterizedTest
     @MethodSource("forms")
@@ -499,9 +298,9 @@ public abstract class DecodingContract extends BrokerFixture {
                     headers.put(job.n(), d.headers());
                     return Outcome.ack();
                 });
-        java.util.Random random = new java.util.Random(DRILL_ROWS);
-        List<org.jooq.Query> inserts = new java.util.ArrayList<>();
-        java.util.Set<Integer> good = new java.util.HashSet<>();
+        Random random = new Random(DRILL_ROWS);
+        List<Query> inserts = new ArrayList<>();
+        Set<Integer> good = new HashSet<>();
         for (int i = 0; i < DRILL_ROWS; i++) {
             byte[] payload = null;
             String headerText = null;
@@ -557,78 +356,32 @@ public abstract class DecodingContract extends BrokerFixture {
     // ================================================================ fixture
 
     /** A payload-mode binding with a headers column. */
-    static RoleBinding<Record> withHeaders(Jobs t, Form form) {
+    private static RoleBinding<Record> withHeaders(Jobs t, Form form) {
         return inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER).attempt(t.ATTEMPT)
                 .processedAt(t.PROCESSED_AT).headers(t.HEADERS).payload(t.PAYLOAD), t, form);
     }
 
-    /**
-     * A clock of a test's own, stopped a minute ahead: the rows the database stamped are due, and nothing
-     * else moves until the test advances it.
-     */
-    static SettableClock stoppedAMinuteAhead() {
-        SettableClock stopped = new SettableClock();
-        stopped.set(Instant.now().plus(Duration.ofMinutes(1)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
-        return stopped;
-    }
-
-    /** A broker of the fixture's on {@code clock}. */
-    QueueBroker broker(SettableClock clock) {
-        QueueBroker broker = QueueBroker.builder(pool).clock(clock).pollInterval(POLL).build();
-        brokers.add(broker);
-        return broker;
-    }
-
     /** A handler that keeps each job it takes and acknowledges it. */
-    static Handler<Job> acking(List<Job> handled) {
+    private static Handler<Job> acking(List<Job> handled) {
         return (job, d) -> {
             handled.add(job);
             return Outcome.ack();
         };
     }
 
-    /** {@link Jobs#binding} with the last-error column. */
-    static RoleBinding<Record> withLastError(Jobs t, Form form) {
-        return inForm(RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).retryAfter(t.RETRY_AFTER)
-                .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).lastError(t.LAST_ERROR), t, form);
-    }
-
-    /** The last_error column of row {@code id}. */
-    String lastError(Jobs t, long id) {
-        return dsl().select(t.LAST_ERROR).from(t).where(t.ID.eq(id)).fetchOne(t.LAST_ERROR);
-    }
-
     /** A good job of the "emails" group whose headers column holds {@code headers} as it is. */
-    long insertWithHeaders(Jobs t, String headers) {
+    private long insertWithHeaders(Jobs t, String headers) {
         return dsl().insertInto(t).set(t.GRP, "emails").set(t.HEADERS, headers)
                 .set(t.PAYLOAD, "{\"n\":1,\"kind\":\"mail\"}".getBytes()).returning(t.ID).fetchOne().get(t.ID);
     }
 
-    /** A new {@link Jobs} table whose DDL {@code change} rewrites. */
-    Jobs newTable(java.util.function.UnaryOperator<String> change) {
-        String name = "jobs" + TABLES.incrementAndGet();
-        db.execute(change.apply(createTable(name)));
-        return new Jobs(name, timeType());
-    }
-
-    static BrokerListener decodeFailuresInto(List<Object> ids) {
+    /** A listener that keeps the id of each row that did not decode. */
+    private static BrokerListener decodeFailuresInto(List<Object> ids) {
         return new BrokerListener() {
             @Override
             public void decodeFailed(Delivery delivery, Throwable failure) {
                 ids.add(delivery.id());
             }
         };
-    }
-
-    /** The retry_after of row {@code id}, whatever type the database reads it in. */
-    Instant retryAfter(Jobs t, long id) {
-        Object value = dsl().select(t.RETRY_AFTER).from(t).where(t.ID.eq(id)).fetchOne(0);
-        if (value instanceof OffsetDateTime odt) {
-            return odt.toInstant();
-        }
-        if (value instanceof LocalDateTime ldt) {
-            return ldt.toInstant(ZoneOffset.UTC);
-        }
-        throw new IllegalStateException("retry_after read as " + value);
     }
 }

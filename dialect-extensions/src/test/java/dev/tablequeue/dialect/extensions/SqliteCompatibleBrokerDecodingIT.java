@@ -1,0 +1,12 @@
+package dev.tablequeue.dialect.extensions;
+
+import dev.tablequeue.test.contract.DecodingContract;
+
+/** The broker decoding suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+class SqliteCompatibleBrokerDecodingIT extends DecodingContract {
+
+    @Override
+    protected LiteFork database() {
+        return LiteFork.FILE;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.LeaseContract;
+
+/** The lease suite (published in the kit) on MariaDB. */
+class MariaDbLeaseIT extends LeaseContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}

@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.HandlerFailureContract;
+
+/** The handler failure suite (published in the kit) on a SQLite file. */
+class SqliteHandlerFailureIT extends HandlerFailureContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

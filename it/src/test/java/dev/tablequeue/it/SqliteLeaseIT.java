@@ -1,0 +1,12 @@
+package dev.tablequeue.it;
+
+import dev.tablequeue.test.contract.LeaseContract;
+
+/** The lease suite (published in the kit) on a SQLite file, which has no server sessions to kill. */
+class SqliteLeaseIT extends LeaseContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

@@ -1,0 +1,60 @@
+package dev.tablequeue.test.contract;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import javax.sql.DataSource;
+
+/**
+ * A data source that hands out another's connections, and is neither a HikariCP pool nor a wrapper of one (so
+ * the broker cannot read its size): the base of the suites' data sources that change what a pool gives.
+ */
+abstract class ForwardingDataSource implements DataSource {
+    protected final DataSource target;
+
+    ForwardingDataSource(DataSource target) {
+        this.target = target;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        return target.getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+        return target.getConnection(user, password);
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {}
+
+    @Override
+    public int getLoginTimeout() {
+        return 0;
+    }
+
+    @Override
+    public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <W> W unwrap(Class<W> type) throws SQLException {
+        throw new SQLException("not a wrapper");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return false;
+    }
+}
