@@ -3,7 +3,8 @@ package dev.tablequeue.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.SqliteKeyRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,8 +89,8 @@ class SqliteKeyRegistryIT {
 
     @Test
     void two_urls_of_one_file_name_one_database_and_two_files_two() throws Exception {
-        try (LiveDatabase a = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "registry_a");
-                LiveDatabase b = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "registry_b")) {
+        try (FreshDatabase a = FreshDatabase.create(Engine.SQLITE, "registry_a");
+                FreshDatabase b = FreshDatabase.create(Engine.SQLITE, "registry_b")) {
             a.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
             b.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
             Path file = Path.of(a.url().substring("jdbc:sqlite:".length()));

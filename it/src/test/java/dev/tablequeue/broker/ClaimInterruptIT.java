@@ -7,7 +7,8 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.SqliteDialect;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,7 +24,7 @@ class ClaimInterruptIT {
 
     @Test
     void a_lease_claim_interrupted_while_it_waits_for_the_write_turn_gives_its_budget_permit_back() throws Exception {
-        try (LiveDatabase db = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "claim_interrupt");
+        try (FreshDatabase db = FreshDatabase.create(Engine.SQLITE, "claim_interrupt");
                 HikariDataSource pool = db.pool(3)) {
             db.execute("CREATE TABLE report_jobs (id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL DEFAULT 1,"
                     + " locked_until TEXT, payload BLOB NOT NULL)");

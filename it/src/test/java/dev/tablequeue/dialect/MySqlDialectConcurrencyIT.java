@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
@@ -45,7 +46,7 @@ class MySqlDialectConcurrencyIT {
     private static final int CLAIMERS = 4;
     private static final int ROUNDS = 5_000;
 
-    private LiveDatabase db;
+    private FreshDatabase db;
     private MySqlDialect dialect;
     private StatementRunner sql;
     private int tables;
@@ -54,7 +55,7 @@ class MySqlDialectConcurrencyIT {
 
     @BeforeAll
     void openDatabase() throws SQLException {
-        db = LiveDatabase.create(LiveDatabase.Engine.MARIADB, "MySqlDialectConcurrencyIT");
+        db = FreshDatabase.create(Engine.MARIADB, "MySqlDialectConcurrencyIT");
         try (Connection c = db.connect()) {
             DatabaseMetaData meta = c.getMetaData();
             dialect = MySqlDialect.forServer(meta.getDatabaseProductName(), meta.getDatabaseProductVersion());

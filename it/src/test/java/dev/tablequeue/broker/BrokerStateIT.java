@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +26,7 @@ class BrokerStateIT {
 
     @Test
     void a_broker_runs_from_its_start_until_its_close_and_listens_only_with_notifications_on() {
-        try (LiveDatabase db = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "broker_state");
+        try (FreshDatabase db = FreshDatabase.create(Engine.SQLITE, "broker_state");
                 HikariDataSource pool = db.pool(3)) {
             db.execute("CREATE TABLE report_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
                     + " attempt INTEGER NOT NULL DEFAULT 1, locked_until TEXT, payload BLOB NOT NULL)");
@@ -42,7 +43,7 @@ class BrokerStateIT {
 
     @Test
     void the_notification_listener_is_connected_while_the_broker_runs() {
-        try (LiveDatabase db = LiveDatabase.create(LiveDatabase.Engine.POSTGRES, "broker_listening");
+        try (FreshDatabase db = FreshDatabase.create(Engine.POSTGRES, "broker_listening");
                 HikariDataSource pool = db.pool(4)) {
             db.execute("CREATE TABLE report_jobs (id BIGSERIAL PRIMARY KEY, attempt SMALLINT NOT NULL DEFAULT 1,"
                     + " locked_until TIMESTAMPTZ, payload BYTEA NOT NULL)");
@@ -59,7 +60,7 @@ class BrokerStateIT {
     @Test
     void a_publish_in_a_transaction_only_the_hook_sees_wakes_its_subscription_when_the_hook_runs_the_wake_up()
             throws Exception {
-        try (LiveDatabase db = LiveDatabase.create(LiveDatabase.Engine.SQLITE, "after_commit");
+        try (FreshDatabase db = FreshDatabase.create(Engine.SQLITE, "after_commit");
                 HikariDataSource pool = db.pool(3)) {
             db.execute("CREATE TABLE report_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
                     + " attempt INTEGER NOT NULL DEFAULT 1, locked_until TEXT, payload BLOB NOT NULL)");

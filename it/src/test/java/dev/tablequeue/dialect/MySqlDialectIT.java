@@ -6,7 +6,8 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.StatementWriter;
 import java.sql.Connection;
@@ -49,10 +50,10 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MySqlDialectIT {
     /** Mixed case on purpose: MariaDB's lock names carry the schema in lower case. */
-    private static final String OTHER_SCHEMA = Character.toUpperCase(LiveDatabase.prefix().charAt(0))
-            + LiveDatabase.prefix().substring(1) + "MySql_Other";
+    private static final String OTHER_SCHEMA = Character.toUpperCase(FreshDatabase.prefix().charAt(0))
+            + FreshDatabase.prefix().substring(1) + "MySql_Other";
 
-    private LiveDatabase db;
+    private FreshDatabase db;
     private MySqlDialect mariadb;
     private StatementRunner sql;
     private int tables;
@@ -61,7 +62,7 @@ class MySqlDialectIT {
 
     @BeforeAll
     void openDatabase() throws SQLException {
-        db = LiveDatabase.create(LiveDatabase.Engine.MARIADB, "MySqlDialectIT");
+        db = FreshDatabase.create(Engine.MARIADB, "MySqlDialectIT");
         try (Connection c = db.connect()) {
             DatabaseMetaData meta = c.getMetaData();
             mariadb = MySqlDialect.forServer(meta.getDatabaseProductName(), meta.getDatabaseProductVersion());
