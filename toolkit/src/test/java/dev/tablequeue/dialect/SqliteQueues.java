@@ -1,7 +1,6 @@
 package dev.tablequeue.dialect;
 
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.testkit.LiveDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,11 +23,11 @@ final class SqliteQueues implements AutoCloseable {
 
     static final SqliteDialect DIALECT = new SqliteDialect();
 
-    final LiveDatabase db;
+    final SqliteFile db;
     final StatementRunner run = new StatementRunner(DIALECT);
 
     SqliteQueues(String name) {
-        this.db = LiveDatabase.create(LiveDatabase.Engine.SQLITE, name);
+        this.db = new SqliteFile(name);
     }
 
     /** The DDL of a queue table with a column for every role, times as text defaulting to the database's now. */
