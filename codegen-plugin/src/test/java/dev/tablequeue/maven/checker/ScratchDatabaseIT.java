@@ -1,12 +1,11 @@
 package dev.tablequeue.maven.checker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tablequeue.maven.Protocol;
 import dev.tablequeue.maven.Requests;
-import dev.tablequeue.testkit.LiveDatabase;
+import dev.tablequeue.test.Engine;
+import dev.tablequeue.test.FreshDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,22 +26,19 @@ class ScratchDatabaseIT {
     @TempDir
     Path work;
 
-    private static String admin(LiveDatabase.Engine engine) {
-        String url = engine.adminUrl();
-        try {
-            DriverManager.getConnection(url).close();
-            return url;
-        } catch (SQLException e) {
-            if (LiveDatabase.liveRequired()) {
-                fail(engine + " at " + url + " is not reachable (TABLEQUEUE_REQUIRE_LIVE=1): " + e.getMessage());
-            }
-            assumeTrue(false, engine + " at " + url + " is not reachable: " + e.getMessage());
-            return null;
+    /**
+     * The administrative URL of the test kit's {@code engine} server: the kit finds it (and skips the test where
+     * there is none, or fails it under {@code TABLEQUEUE_REQUIRE_LIVE=1}) by making a database of its own there,
+     * dropped again at once.
+     */
+    private static String admin(Engine engine) {
+        try (FreshDatabase probe = FreshDatabase.create(engine, "scratch_probe")) {
+            return probe.adminUrl();
         }
     }
 
-    private static boolean exists(LiveDatabase.Engine engine, String admin, String name) throws SQLException {
-        String sql = engine == LiveDatabase.Engine.POSTGRES
+    private static boolean exists(Engine engine, String admin, String name) throws SQLException {
+        String sql = engine == Engine.POSTGRES
                 ? "select count(*) from pg_database where datname = ?"
                 : "select count(*) from information_schema.schemata where schema_name = ?";
         try (Connection c = DriverManager.getConnection(admin); PreparedStatement ps = c.prepareStatement(sql)) {
@@ -55,8 +51,8 @@ class ScratchDatabaseIT {
     }
 
     @ParameterizedTest
-    @EnumSource(value = LiveDatabase.Engine.class, names = {"POSTGRES", "MARIADB"})
-    void the_scratch_database_is_dropped_when_its_migrations_fail(LiveDatabase.Engine engine) throws Exception {
+    @EnumSource(value = Engine.class, names = {"POSTGRES", "MARIADB"})
+    void the_scratch_database_is_dropped_when_its_migrations_fail(Engine engine) throws Exception {
         String admin = admin(engine);
 
         List<String> report = CheckerRun.run(Requests.write(work, admin, null, "classpath:fixture/broken"));
