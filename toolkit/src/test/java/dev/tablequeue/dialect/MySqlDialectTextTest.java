@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The text MySqlDialect renders for the claims, leases, advisory locks and FIFO guard, and the binds in
  * order. MariaDB's text differs from MySQL's only where jOOQ renders {@code FETCH NEXT n ROWS ONLY} for
  * {@code LIMIT n}, which MariaDB takes from 10.6, the dialect's floor. That every statement runs is
- * {@link MySqlDialectIT}'s part.
+ * {@code MySqlDialectIT}'s part (in the it module).
  */
 class MySqlDialectTextTest {
     private static final MySqlDialect MARIADB = MySqlDialect.forServer("MariaDB", "10.11.19-MariaDB-0+deb12u1");
