@@ -1,5 +1,6 @@
 package dev.tablequeue.it;
 
+import dev.tablequeue.test.contract.ForwardingDataSource;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

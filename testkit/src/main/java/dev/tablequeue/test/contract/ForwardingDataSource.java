@@ -8,12 +8,15 @@ import javax.sql.DataSource;
 
 /**
  * A data source that hands out another's connections, and is neither a HikariCP pool nor a wrapper of one (so
- * the broker cannot read its size): the base of the suites' data sources that change what a pool gives.
+ * the broker cannot read its size): the base of the suites' data sources that change what a pool gives, and
+ * of a service's own test data sources that count or fail its connections.
  */
-abstract class ForwardingDataSource implements DataSource {
+public abstract class ForwardingDataSource implements DataSource {
+    /** The data source whose connections this one hands out. */
     protected final DataSource target;
 
-    ForwardingDataSource(DataSource target) {
+    /** Hands out {@code target}'s connections. */
+    protected ForwardingDataSource(DataSource target) {
         this.target = target;
     }
 
