@@ -19,6 +19,7 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ShutdownReport;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.contract.Jobs;
+import dev.tablequeue.test.contract.ServerSessions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
