@@ -11,8 +11,8 @@
  * runs a dialect's statements through the runtime's own claim steps.
  */
 // the outbox's and the kit's jars name their modules (dev.tablequeue.outbox, dev.tablequeue.test), outside this
-// build's module path
-@SuppressWarnings("module")
+// build's module path; pgjdbc, required static for LISTEN/NOTIFY, is an automatic module
+@SuppressWarnings({"module", "requires-automatic"})
 module dev.tablequeue {
     requires transitive java.sql;
     requires transitive org.jooq;

@@ -278,6 +278,7 @@ public final class PostgresDialect extends JooqQueueDialect {
         }
         Name lead = DSL.name("tq_leading");
         Field<Object> leadId = DSL.field(DSL.name("tq_leading", "tq_id"));
+        @SuppressWarnings("unchecked") // the leading table's record type is the service's; the insert names columns
         CommonTableExpression<?> leadRow = lead.fields("tq_id").as(w.dsl()
                 .insertInto((Table<Record>) leading.table()).columns(leadColumns).values(leadValues)
                 .returningResult(typed(leading.id())));
