@@ -274,6 +274,42 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         q.awaitProcessed(13);
     }
 
+    /**
+     * A row lock claim that reads past a row not yet due (it found fewer due rows than its workers) keeps no
+     * lock on that row while its handlers run: once the row is due, another claim takes it. InnoDB keeps the
+     * lock of every row a locking read touched until the transaction ends, so on MariaDB and MySQL the
+     * claim that holds its rows takes them again by id in a transaction of their own.
+     */
+    @Test
+    public final void a_row_a_holding_claim_passed_over_before_its_time_is_taken_when_it_comes() throws Exception {
+        assumeTrue(forms().contains(Form.ROW_LOCK), database() + " takes no row lock form");
+        Queue q = queue(Form.ROW_LOCK);
+        CountDownLatch slowInWork = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        List<Integer> laterAttempts = new CopyOnWriteArrayList<>();
+        q.emails().workers(2).handle((job, d) -> {
+            if (job.kind().equals("later")) {
+                laterAttempts.add(d.attempt().orElseThrow());
+                return laterAttempts.size() == 1 ? Outcome.retryAfter(Duration.ofHours(1)) : Outcome.ack();
+            }
+            slowInWork.countDown();
+            return letGo.await(PATIENCE.toSeconds(), SECONDS) ? Outcome.ack() : Outcome.retry();
+        });
+        q.broker.publisher().publishAll(q.b, jobs("later"));
+        q.start();
+        await().atMost(PATIENCE).until(() -> laterAttempts.size() == 1 && q.count("attempt = 2") == 1);
+        // the claim that takes the slow row asks for two and reads on past it, to the row an hour ahead
+        q.broker.publisher().publishAll(q.b, jobs("slow"));
+        assertThat(slowInWork.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        clock.advance(Duration.ofHours(2));
+        try {
+            await().atMost(PATIENCE.dividedBy(2)).until(() -> laterAttempts.size() == 2);
+        } finally {
+            letGo.countDown();
+        }
+        q.awaitProcessed(2);
+    }
+
     private static List<Message> jobs(String... kinds) {
         List<Message> messages = new ArrayList<>();
         for (int i = 0; i < kinds.length; i++) {

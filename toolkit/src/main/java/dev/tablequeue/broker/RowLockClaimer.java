@@ -1,11 +1,15 @@
 package dev.tablequeue.broker;
 
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.List;
 
 /**
  * Row lock: claims rows in a transaction that stays open while their handlers run, on a connection the
- * claim's {@link ClaimGroup} keeps until the group's settlement commits it ({@link ClaimCompleter}).
+ * claim's {@link ClaimGroup} keeps until the group's settlement commits it ({@link ClaimCompleter}). Where
+ * the server holds the rows a claim read past ({@link
+ * dev.tablequeue.dialect.QueueDialect#rowLockClaimHoldsRowsItPasses}), a claim that found fewer rows than it
+ * asked for is made again with that many as its limit, so its transaction holds its own rows and no others.
  */
 final class RowLockClaimer implements Claimer {
     private final SubscriptionContext ctx;
@@ -47,7 +51,15 @@ final class RowLockClaimer implements Claimer {
             Transactions.begin(c, opening);
             List<ClaimedRow> rows;
             try {
-                rows = steps.claim(c, ctx.now(), null, limit);
+                Instant now = ctx.now();
+                rows = steps.claim(c, now, null, limit);
+                if (!rows.isEmpty() && rows.size() < limit && ctx.dialect.rowLockClaimHoldsRowsItPasses(ctx.binding)) {
+                    // it read on past its last row, and would hold what it passed over while its handlers
+                    // run: claim again, stopping at as many rows as it found
+                    Transactions.rollback(c, opening);
+                    Transactions.begin(c, opening);
+                    rows = steps.claim(c, now, null, rows.size());
+                }
             } catch (Exception e) {
                 Transactions.rollbackQuietly(c, opening);
                 throw e;

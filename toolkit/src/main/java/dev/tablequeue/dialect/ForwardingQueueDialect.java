@@ -58,6 +58,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> binding) {
+        return delegate.rowLockClaimHoldsRowsItPasses(binding);
+    }
+
+    @Override
     public Statement claimLease(RoleBinding<?> binding, ClaimShape shape) {
         return delegate.claimLease(binding, shape);
     }

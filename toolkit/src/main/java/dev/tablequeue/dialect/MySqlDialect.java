@@ -131,6 +131,17 @@ public final class MySqlDialect extends JooqQueueDialect {
     }
 
     /**
+     * True but for FIFO tables (whose claim takes one row, and locks its group on purpose): InnoDB keeps the
+     * lock of a row a locking read touched and passed over (one not yet due, which the claim index holds
+     * after the due rows of its priority) until the transaction ends, and a row lock claim's transaction
+     * lasts as long as its handlers.
+     */
+    @Override
+    public boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> b) {
+        return !b.fifo();
+    }
+
+    /**
      * Locks every unfinished row of the group that no other transaction holds, and answers whether that was
      * all of them. A row another claim holds (in the row lock form: a delivery in work) is skipped, not
      * waited for, and the answer is false, so the claim takes nothing; its transaction should then end, as it

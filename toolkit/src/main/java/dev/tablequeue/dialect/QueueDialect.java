@@ -45,6 +45,18 @@ public interface QueueDialect {
     Statement claimRowLock(RoleBinding<?> binding, ClaimShape shape);
 
     /**
+     * Whether the row lock claim of {@code binding} keeps, until its transaction ends, the lock of every row
+     * it read and did not return. InnoDB does: a claim that finds fewer due rows than its limit reads on
+     * past the rows not yet due (and a row committed while it ran), and would hold them from every other
+     * claim for as long as its own handlers run. Where true, the runtime rolls such a claim back and claims
+     * again in a new transaction with the number it found as the limit, so that the read stops at the last
+     * row it takes. False (the default) where a locking read holds only the rows it returns.
+     */
+    default boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> binding) {
+        return false;
+    }
+
+    /**
      * The lease claim. Where {@link #claimLeaseStamps()} is true it selects, stamps and returns the rows in
      * one statement; otherwise it selects and locks them, and the runtime runs {@link #leaseStamp} on their
      * ids in the same transaction.

@@ -46,6 +46,15 @@ class MySqlDialectTextTest {
     }
 
     @Test
+    void a_row_lock_claim_holds_the_rows_it_reads_past_but_a_fifo_claim_takes_one_row() {
+        assertThat(MARIADB.rowLockClaimHoldsRowsItPasses(ordered().build())).isTrue();
+        assertThat(MYSQL.rowLockClaimHoldsRowsItPasses(ordered().build())).isTrue();
+        RoleBinding<Record> fifo = RoleBinding.of(t, t.ID).fifoGroup(t.GRP).retryAfter(t.RETRY_AFTER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build();
+        assertThat(MARIADB.rowLockClaimHoldsRowsItPasses(fifo)).isFalse();
+    }
+
+    @Test
     void the_lease_claim_is_a_locking_select_and_the_stamp_an_update_of_its_ids() {
         RoleBinding<Record> b = ordered().lease(t.LOCKED_UNTIL).build();
         assertThat(MARIADB.claimLeaseStamps()).isFalse();

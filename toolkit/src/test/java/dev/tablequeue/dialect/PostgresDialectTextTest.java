@@ -40,6 +40,8 @@ class PostgresDialectTextTest {
                 + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
                 + " fetch next ? rows only for update skip locked");
         assertThat(claim.params()).extracting(Param::kind).containsExactly(Kind.GROUP, Kind.NOW, Kind.LIMIT);
+        // PostgreSQL locks the rows the claim returns, after it filters them: nothing it reads past stays held
+        assertThat(dialect.rowLockClaimHoldsRowsItPasses(roles().build())).isFalse();
     }
 
     @Test
