@@ -310,6 +310,66 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         q.awaitProcessed(2);
     }
 
+    /**
+     * The claim window: while rows are in work, a claim that finds fewer workers free than it could fill
+     * waits up to the window for more, so workers that free one after another share one claim. Four handlers
+     * return one by one and the next claim takes the four new rows together. On SQLite, whose claim thread
+     * writes the outcomes such a wait would hold up, there is no window: the first freed worker claims alone.
+     */
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void workers_that_free_one_after_another_share_one_claim_within_the_window(Form form)
+            throws Exception {
+        List<Integer> claims = new CopyOnWriteArrayList<>();
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                if (rows > 0) {
+                    claims.add(rows);
+                }
+            }
+        }, settings -> settings.claimWindow(PATIENCE));
+        List<CountDownLatch> letGo = List.of(new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1),
+                new CountDownLatch(1));
+        CountDownLatch firstInWork = new CountDownLatch(4);
+        AtomicInteger returned = new AtomicInteger();
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            if (job.n() < 4) {
+                firstInWork.countDown();
+                letGo.get(job.n()).await(PATIENCE.toSeconds(), SECONDS);
+                returned.incrementAndGet();
+            }
+            return Outcome.ack();
+        });
+        broker.publisher().publishAll(b, numbered(0, 4));
+        broker.start();
+        assertThat(firstInWork.await(PATIENCE.toSeconds(), SECONDS)).isTrue();
+        await().atMost(PATIENCE).until(() -> !claims.isEmpty());
+        assertThat(claims).containsExactly(4);
+        broker.publisher().publishAll(b, numbered(4, 8));
+        for (int i = 0; i < 4; i++) {
+            letGo.get(i).countDown();
+            int done = i + 1;
+            await().atMost(PATIENCE).until(() -> returned.get() == done);
+        }
+        awaitCount(t, "processed_at is not null", 8);
+        if (engine() == Engine.SQLITE) {
+            assertThat(claims.get(1)).as("the first claim after a worker freed, of " + claims).isLessThan(4);
+        } else {
+            assertThat(claims).containsExactly(4, 4);
+        }
+    }
+
+    private static List<Message> numbered(int from, int to) {
+        List<Message> messages = new ArrayList<>();
+        for (int n = from; n < to; n++) {
+            messages.add(Message.of("emails", new Job(n, "mail")));
+        }
+        return messages;
+    }
+
     private static List<Message> jobs(String... kinds) {
         List<Message> messages = new ArrayList<>();
         for (int i = 0; i < kinds.length; i++) {
