@@ -30,9 +30,7 @@ final class Forms {
      */
     static Completer completer(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots,
             Wakeup wakeup, String name) {
-        // a transactional delivery's transaction holds SQLite's write lock until it settles: its outcome is
-        // written on a thread of its own, never on the claim thread, which may be waiting for that lock
-        boolean inline = !ctx.dialect.claimsInParallel() && !ctx.transactional;
+        boolean inline = claimThreadWrites(ctx);
         int writers = inline ? 0 : SETTLERS;
         return switch (ctx.binding.form()) {
             case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name, SETTLERS);
@@ -51,8 +49,16 @@ final class Forms {
     static Duration claimWindow(SubscriptionContext ctx) {
         boolean oneRow = ctx.binding.fifo() || ctx.binding.owns(Event.CLAIM)
                 || (ctx.transactional && ctx.binding.form() == Form.ROW_LOCK);
-        boolean inline = !ctx.dialect.claimsInParallel() && !ctx.transactional;
-        return oneRow || inline ? Duration.ZERO : ctx.broker.claimWindow;
+        return oneRow || claimThreadWrites(ctx) ? Duration.ZERO : ctx.broker.claimWindow;
+    }
+
+    /**
+     * Whether the claim thread writes the outcomes itself: where the database takes one writer at a time. A
+     * transactional delivery's transaction holds SQLite's write lock until it settles, so its outcome is
+     * written on a thread of its own, never on the claim thread, which may be waiting for that lock.
+     */
+    private static boolean claimThreadWrites(SubscriptionContext ctx) {
+        return !ctx.dialect.claimsInParallel() && !ctx.transactional;
     }
 
     /**
