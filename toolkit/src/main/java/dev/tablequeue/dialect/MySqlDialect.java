@@ -135,6 +135,11 @@ public final class MySqlDialect extends JooqQueueDialect {
      * lock of a row a locking read touched and passed over (one not yet due, which the claim index holds
      * after the due rows of its priority) until the transaction ends, and a row lock claim's transaction
      * lasts as long as its handlers.
+     *
+     * <p>Finding the ids in auto-commit and locking them again by primary key would hold exactly the claimed
+     * rows, but deadlocks: a claim through the claim index skips an entry locked there, yet waits for a
+     * clustered record another transaction holds, so the holder must lock its rows' claim-index entries too,
+     * as the claim itself does.
      */
     @Override
     public boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> b) {
