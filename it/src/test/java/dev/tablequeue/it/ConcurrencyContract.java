@@ -277,8 +277,8 @@ public abstract class ConcurrencyContract extends BrokerFixture {
     /**
      * A row lock claim that reads past a row not yet due (it found fewer due rows than its workers) keeps no
      * lock on that row while its handlers run: once the row is due, another claim takes it. InnoDB keeps the
-     * lock of every row a locking read touched until the transaction ends, so on MariaDB and MySQL the
-     * claim that holds its rows takes them again by id in a transaction of their own.
+     * lock of every row a locking read touched until the transaction ends, so on MariaDB and MySQL a claim
+     * that came back short is made again with as many rows as it found, and stops at its last one.
      */
     @Test
     public final void a_row_a_holding_claim_passed_over_before_its_time_is_taken_when_it_comes() throws Exception {

@@ -14,10 +14,13 @@ import java.util.List;
 final class RowLockClaimer implements Claimer {
     private final SubscriptionContext ctx;
     private final ClaimSteps steps;
+    /** Whether a claim that came back short is made again, stopping at its last row (fixed per table). */
+    private final boolean reclaimShort;
 
     RowLockClaimer(SubscriptionContext ctx, ClaimSteps steps) {
         this.ctx = ctx;
         this.steps = steps;
+        this.reclaimShort = ctx.dialect.rowLockClaimHoldsRowsItPasses(ctx.binding);
     }
 
     /**
@@ -53,11 +56,10 @@ final class RowLockClaimer implements Claimer {
             try {
                 Instant now = ctx.now();
                 rows = steps.claim(c, now, null, limit);
-                if (!rows.isEmpty() && rows.size() < limit && ctx.dialect.rowLockClaimHoldsRowsItPasses(ctx.binding)) {
+                if (reclaimShort && !rows.isEmpty() && rows.size() < limit) {
                     // it read on past its last row, and would hold what it passed over while its handlers
                     // run: claim again, stopping at as many rows as it found
-                    Transactions.rollback(c, opening);
-                    Transactions.begin(c, opening);
+                    Transactions.restart(c, opening);
                     rows = steps.claim(c, now, null, rows.size());
                 }
             } catch (Exception e) {

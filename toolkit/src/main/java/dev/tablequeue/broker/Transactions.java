@@ -40,6 +40,21 @@ final class Transactions {
         }
     }
 
+    /**
+     * Rolls back and opens a new transaction on the same connection; auto-commit stays off in between, so no
+     * round trip goes to switching it.
+     */
+    static void restart(Connection c, TransactionOpening opening) throws SQLException {
+        if (opening.explicit()) {
+            Jdbc.execute(c, "ROLLBACK");
+        } else {
+            c.rollback();
+        }
+        if (opening.sql().isPresent()) {
+            Jdbc.execute(c, opening.sql().get());
+        }
+    }
+
     /** Rolls back, ignoring a failure: used where a failure is already on its way up. */
     static void rollbackQuietly(Connection c, TransactionOpening opening) {
         try {
