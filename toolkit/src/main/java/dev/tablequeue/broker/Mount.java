@@ -50,7 +50,11 @@ public final class Mount<T> {
         this.rows = rows;
     }
 
-    /** How many deliveries run at once; one claim takes rows for every worker that is free. */
+    /**
+     * How many deliveries run at once; one claim takes rows for every worker that is free. Each handler runs
+     * on a virtual thread of its own; with one worker (1, the default), and neither {@link #onThreads} nor
+     * {@link #transactional}, on the subscription's claim thread, once the claim has ended.
+     */
     public Mount<T> workers(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("workers must be at least 1, was " + n + " (" + queue + ")");

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One claim thread (a platform thread) takes rows for every free worker at once through the form's
  * {@link Claimer}, starts each row's handler on a virtual thread (or on the subscription's platform threads,
- * {@link Mount#onThreads}), and claims again as soon as a handler returns; a claim that found nothing waits
+ * {@link Mount#onThreads}; with one worker, runs it itself once the claim has ended), and claims again as
+ * soon as a handler returns; a claim that found nothing waits
  * the poll interval (or a wake-up), and one that failed backs off.
  * Being alone, it never claims beside another claim of its subscription, as SQLite requires. Each answer
  * goes to the form's {@link Completer}, which writes it. {@link Forms} picks the two.
@@ -249,7 +250,8 @@ final class Subscription<T> {
         }
         long until = System.nanoTime() + CLOSE_GRACE.toNanos();
         try {
-            if (claims != null) { // the claim thread gives back what it still takes
+            // the claim thread gives back what it still takes; one still in a handler takes nothing more
+            if (claims != null && !deliveries.claimThreadHandling()) {
                 claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
             }
         } catch (InterruptedException e) {
@@ -258,7 +260,7 @@ final class Subscription<T> {
         completer.awaitUnderWay(until);
         claimer.awaitStopped(until);
         deliveries.shutdown();
-        if (claims != null && claims.isAlive()) {
+        if (claims != null && claims.isAlive() && !deliveries.claimThreadHandling()) {
             LOG.warn("the claim thread of {} is still in a statement {} after the drain timeout; a row it takes"
                     + " is given back at once", queue, CLOSE_GRACE);
         }
@@ -267,6 +269,7 @@ final class Subscription<T> {
 
     /** Claims rows for the free workers until the subscription stops. */
     private void claimLoop() {
+        deliveries.claimsOn(Thread.currentThread());
         try {
             claimUntilStopped();
         } finally {
@@ -300,6 +303,8 @@ final class Subscription<T> {
             completer.beforeClaim();
             long seen = wakeup.sequence();
             deliveries.claimBegins();
+            Throwable failed = null;
+            boolean interrupted = false;
             try {
                 long began = System.nanoTime();
                 if (claimUnlessPaused(free)) {
@@ -309,23 +314,31 @@ final class Subscription<T> {
                 }
                 backoff = 0;
             } catch (InterruptedException e) {
-                return;
+                interrupted = true;
             } catch (Throwable e) {
+                failed = e;
+            } finally {
+                slots.giveBack(free - deliveries.dispatched());
+            }
+            // with one worker, its handler runs here, on this thread, once the claim has ended
+            deliveries.runDeferred();
+            if (interrupted) {
+                return;
+            }
+            if (failed != null) {
                 // a claim that fails (the table dropped, the server restarting) never ends the loop
                 if (!running) {
                     return;
                 }
                 backoff = Math.min(Math.max(100, backoff * 2), 30_000);
-                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, e.toString());
-                broker.listener.claimFailed(queue, e);
+                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, failed.toString());
+                broker.listener.claimFailed(queue, failed);
                 try {
                     wakeup.await(wakeup.sequence(), TimeUnit.MILLISECONDS.toNanos(backoff));
                 } catch (InterruptedException stop) {
                     return;
                 }
                 continue;
-            } finally {
-                slots.giveBack(free - deliveries.dispatched());
             }
             if (deliveries.dispatched() == 0 && running) {
                 try {
@@ -384,7 +397,8 @@ final class Subscription<T> {
     void stopAndAwaitClaims() {
         stop();
         try {
-            if (claims != null) {
+            // a handler on the claim thread itself ends its claim loop when it returns
+            if (claims != null && claims != Thread.currentThread()) {
                 claims.join(CLOSE_GRACE);
             }
         } catch (InterruptedException interrupted) {

@@ -58,16 +58,16 @@ public abstract class OutcomesContract extends BrokerFixture {
                 // a sent email stays in its table, in the "sent" group, for an audit
                 .own(dev.tablequeue.binding.Event.ACK, (ctx, id) -> ctx.update(t).set(t.GRP, "sent")
                         .where(t.ID.eq((Long) id)).execute()), t, form));
-        List<Boolean> virtual = new CopyOnWriteArrayList<>();
+        List<String> threads = new CopyOnWriteArrayList<>();
         q.emails().handle((job, d) -> {
-            virtual.add(Thread.currentThread().isVirtual());
+            threads.add(Thread.currentThread().getName());
             return Outcome.ack();
         });
         q.start().publish(2);
         await().atMost(PATIENCE).until(() -> q.count("grp = 'sent'") == 2);
         assertThat(q.count("processed_at is not null")).isZero();
-        // handlers run on virtual threads, whatever threads the database work needs
-        assertThat(virtual).containsExactly(true, true);
+        // one worker's handler runs on its subscription's claim thread, whatever the acknowledgement runs
+        assertThat(threads).hasSize(2).allSatisfy(name -> assertThat(name).endsWith("-emails-claim-1"));
     }
 
     @ParameterizedTest
