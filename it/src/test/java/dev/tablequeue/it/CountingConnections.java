@@ -26,6 +26,8 @@ final class CountingConnections extends ForwardingDataSource {
     private final Predicate<String> kind;
     /** The SQL of each execution counted, in order. */
     final List<String> executed = new CopyOnWriteArrayList<>();
+    /** The SQL of each statement of the kind prepared, in order. */
+    final List<String> prepared = new CopyOnWriteArrayList<>();
 
     CountingConnections(DataSource target, Predicate<String> kind) {
         super(target);
@@ -74,6 +76,7 @@ final class CountingConnections extends ForwardingDataSource {
             Object result = invoke(c, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {
+                prepared.add(sql);
                 return counting((PreparedStatement) result, sql);
             }
             return result;

@@ -228,6 +228,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public boolean keepsPreparedStatements() {
+        return delegate.keepsPreparedStatements();
+    }
+
+    @Override
     public Optional<ProcessKeys> processKeys(Connection connection) throws SQLException {
         return delegate.processKeys(connection);
     }

@@ -232,6 +232,15 @@ public interface QueueDialect {
     boolean claimsInParallel();
 
     /**
+     * Whether the runtime keeps its prepared statements on each connection and uses them again, where the
+     * driver compiles a statement each time it is prepared and caches none (SQLite's). False, the default,
+     * where the driver keeps its own cache (pgjdbc's, per connection) or preparing costs little.
+     */
+    default boolean keepsPreparedStatements() {
+        return false;
+    }
+
+    /**
      * Where the process keeps advisory keys rather than the database session (SQLite, whose sessions hold none):
      * the keys of the database {@code connection} reaches, for one subscription to take and release. Empty,
      * the default, where {@link #advisoryLock} and {@link #advisoryUnlock} take them in the session.

@@ -250,6 +250,12 @@ public final class SqliteDialect extends JooqQueueDialect {
         return false;
     }
 
+    /** The driver compiles a statement each time it is prepared, and keeps none. */
+    @Override
+    public boolean keepsPreparedStatements() {
+        return true;
+    }
+
     private void requireForm(RoleBinding<?> b, Form form, String statement) {
         requireForm(b);
         if (b.form() != form) {

@@ -18,7 +18,7 @@ public final class Jdbc {
     /** Runs a statement that returns rows and reads them. */
     public static <V> V query(Connection c, Statement statement, Binds binds, QueueDialect dialect, Reader<V> reader)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+        return run(c, statement.sql(), dialect, ps -> {
             StatementBinder.bind(ps, statement, binds, dialect);
             if (!ps.execute()) {
                 throw new SQLException("the " + statement.purpose() + " statement returned no result set");
@@ -26,15 +26,15 @@ public final class Jdbc {
             try (ResultSet rs = ps.getResultSet()) {
                 return reader.read(rs);
             }
-        }
+        });
     }
 
     /** Runs a statement that changes rows and returns how many. */
     public static int update(Connection c, Statement statement, Binds binds, QueueDialect dialect) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+        return run(c, statement.sql(), dialect, ps -> {
             StatementBinder.bind(ps, statement, binds, dialect);
             return ps.executeUpdate();
-        }
+        });
     }
 
     /** Runs a statement that changes rows once per {@code binds}, as one JDBC batch; rows changed by each. */
@@ -43,12 +43,36 @@ public final class Jdbc {
         if (binds.size() == 1) {
             return new int[] {update(c, statement, binds.get(0), dialect)};
         }
-        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
+        return run(c, statement.sql(), dialect, ps -> {
             for (Binds b : binds) {
                 StatementBinder.bind(ps, statement, b, dialect);
                 ps.addBatch();
             }
             return ps.executeBatch();
+        });
+    }
+
+    private interface Use<V> {
+        V on(PreparedStatement ps) throws SQLException;
+    }
+
+    /**
+     * Runs {@code use} on {@code sql} prepared on {@code c}: a statement kept on the connection where the
+     * dialect asks for it ({@link QueueDialect#keepsPreparedStatements()}) and the connection comes straight
+     * from a HikariCP pool ({@link KeptStatements}), else one closed after the use.
+     */
+    private static <V> V run(Connection c, String sql, QueueDialect dialect, Use<V> use) throws SQLException {
+        if (!dialect.keepsPreparedStatements() || !KeptStatements.keepsOn(c)) {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                return use.on(ps);
+            }
+        }
+        PreparedStatement ps = KeptStatements.take(c, sql);
+        try {
+            return use.on(ps);
+        } catch (SQLException | RuntimeException | Error e) {
+            KeptStatements.drop(c, sql, ps);
+            throw e;
         }
     }
 
