@@ -28,6 +28,9 @@ final class CountingConnections extends ForwardingDataSource {
     final List<String> executed = new CopyOnWriteArrayList<>();
     /** The SQL of each statement of the kind prepared, in order. */
     final List<String> prepared = new CopyOnWriteArrayList<>();
+    /** As {@link #prepared}, each after the number of the connection (as this data source lent it) it was prepared on. */
+    final List<String> preparedOn = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger lent = new java.util.concurrent.atomic.AtomicInteger();
 
     CountingConnections(DataSource target, Predicate<String> kind) {
         super(target);
@@ -72,11 +75,13 @@ final class CountingConnections extends ForwardingDataSource {
     }
 
     private Connection wrap(Connection c) {
+        int number = lent.incrementAndGet();
         InvocationHandler handler = (proxy, method, args) -> {
             Object result = invoke(c, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {
                 prepared.add(sql);
+                preparedOn.add(number + ": " + sql);
                 return counting((PreparedStatement) result, sql);
             }
             return result;

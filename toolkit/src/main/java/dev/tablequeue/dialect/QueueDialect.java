@@ -232,9 +232,10 @@ public interface QueueDialect {
     boolean claimsInParallel();
 
     /**
-     * Whether the runtime keeps its prepared statements on each connection and uses them again, where the
-     * driver compiles a statement each time it is prepared and caches none (SQLite's). False, the default,
-     * where the driver keeps its own cache (pgjdbc's, per connection) or preparing costs little.
+     * Whether the runtime keeps its prepared statements on each connection of a HikariCP pool and uses them
+     * again: where the driver compiles a statement each time it is prepared and caches none (SQLite's), or
+     * where a statement prepared anew costs objects of its own (pgjdbc's). False, the default, where preparing
+     * costs little.
      */
     default boolean keepsPreparedStatements() {
         return false;

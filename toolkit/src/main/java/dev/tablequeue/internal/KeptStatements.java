@@ -3,18 +3,19 @@ package dev.tablequeue.internal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * Prepared statements kept per physical connection, for a driver that compiles a statement each time it is
- * prepared and keeps no cache of its own (SQLite's: the compile took a quarter of a claim thread's time). A
+ * prepared and keeps no cache of its own (SQLite's: the compile took a quarter of a claim thread's time), or
+ * whose statements cost objects of their own each time (pgjdbc's: half of what a delivery allocated). A
  * statement is prepared on the connection the pool wraps, so the pool does not close it when the connection
  * goes back, and is used again by whoever borrows that connection next (a pool lends a connection to one
- * thread at a time). The statements of a connection go with it: the map holds it weakly, and its driver
- * closes them when it closes.
+ * thread at a time). The statements of a connection go with it: its driver closes them when it closes, and
+ * the entries of closed connections are dropped whenever a connection not seen before comes (a pool opens one
+ * in place of one it closed), so the map holds no more connections than the pools have had open at once.
  *
  * <p>Only a connection straight from a HikariCP pool is unwrapped so ({@link #keepsOn}): its proxy hands over
  * the driver's connection. Any other data source may be a wrapper of the service's own (a tracing or
@@ -24,8 +25,11 @@ final class KeptStatements {
     /** The most statements kept per connection; the least recently used one is closed beyond it. */
     private static final int PER_CONNECTION = 64;
 
-    private static final Map<Connection, Map<String, PreparedStatement>> KEPT =
-            Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * Each driver connection's statements. Not a weak map: a statement refers to its connection, so an entry
+     * would never be let go; closed connections are dropped instead ({@link #forgetClosed}).
+     */
+    private static final Map<Connection, Map<String, PreparedStatement>> KEPT = new IdentityHashMap<>();
 
     /** The class of the connections a HikariCP pool lends. */
     private static final String HIKARI_PROXY = "com.zaxxer.hikari.pool.HikariProxyConnection";
@@ -40,7 +44,15 @@ final class KeptStatements {
     /** {@code sql} prepared on {@code c}'s physical connection: the one kept, or a new one, then kept. */
     static PreparedStatement take(Connection c, String sql) throws SQLException {
         Connection physical = c.unwrap(Connection.class);
-        Map<String, PreparedStatement> statements = KEPT.computeIfAbsent(physical, k -> new Lru());
+        Map<String, PreparedStatement> statements;
+        synchronized (KEPT) {
+            statements = KEPT.get(physical);
+            if (statements == null) {
+                forgetClosed();
+                statements = new Lru();
+                KEPT.put(physical, statements);
+            }
+        }
         PreparedStatement ps = statements.get(sql);
         if (ps == null || ps.isClosed()) {
             ps = physical.prepareStatement(sql);
@@ -52,7 +64,10 @@ final class KeptStatements {
     /** Closes and forgets a statement that failed: the next use prepares it afresh. */
     static void drop(Connection c, String sql, PreparedStatement ps) {
         try {
-            Map<String, PreparedStatement> statements = KEPT.get(c.unwrap(Connection.class));
+            Map<String, PreparedStatement> statements;
+            synchronized (KEPT) {
+                statements = KEPT.get(c.unwrap(Connection.class));
+            }
             if (statements != null) {
                 statements.remove(sql, ps);
             }
@@ -63,6 +78,24 @@ final class KeptStatements {
             ps.close();
         } catch (SQLException ignored) {
             // closing what failed; the failure itself is what the caller reports
+        }
+    }
+
+    /** Drops the statements of the connections that have closed; under {@link #KEPT}'s monitor. */
+    private static void forgetClosed() {
+        KEPT.keySet().removeIf(connection -> {
+            try {
+                return connection.isClosed();
+            } catch (SQLException e) {
+                return true;
+            }
+        });
+    }
+
+    /** Whether statements are kept for the driver's connection {@code physical} (for tests). */
+    static boolean keepsFor(Connection physical) {
+        synchronized (KEPT) {
+            return KEPT.containsKey(physical);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tablequeue.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -9,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,24 @@ class KeptStatementsTest {
             assertThat(oldest.isClosed()).isTrue();
             assertThat(used.isClosed()).isFalse();
         }
+    }
+
+    @Test
+    void the_statements_of_a_closed_connection_are_let_go_when_a_new_connection_comes() throws SQLException {
+        Connection old;
+        try (Connection c = pool.getConnection()) {
+            KeptStatements.take(c, "select 1");
+            old = c.unwrap(Connection.class);
+            // the pool ends the driver's connection once it comes back
+            pool.evictConnection(c);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(old::isClosed);
+        assertThat(KeptStatements.keepsFor(old)).isTrue();
+        try (Connection c = pool.getConnection()) {
+            KeptStatements.take(c, "select 1");
+            assertThat(KeptStatements.keepsFor(c.unwrap(Connection.class))).isTrue();
+        }
+        assertThat(KeptStatements.keepsFor(old)).isFalse();
     }
 
     @Test

@@ -1,0 +1,94 @@
+package dev.tablequeue.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.test.contract.Jobs;
+import org.jooq.Record;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * On SQLite, whose driver compiles a statement each time it is prepared, and on PostgreSQL, where each statement
+ * pgjdbc prepares costs objects of its own, the runtime keeps its prepared statements on each connection of a
+ * HikariCP pool and runs them again; on MySQL and MariaDB it prepares each at its use. A data source that is no
+ * HikariCP pool (a wrapper of the service's own) sees each statement prepared everywhere. Per-database classes
+ * name their {@link TestDatabase} and whether it keeps them.
+ */
+public abstract class KeptStatementsContract extends BrokerFixture {
+    private static final int ROWS = 200;
+    private static final int CONNECTIONS = 4;
+
+    /** Whether the runtime keeps its statements on this database. */
+    protected abstract boolean keeps();
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void each_statement_is_prepared_once_per_connection_of_a_hikari_pool_where_they_are_kept(
+            Form form) {
+        Jobs t = newTable();
+        CountingConnections counting = new CountingConnections(pool, acknowledgementOf(t));
+        HikariConfig config = new HikariConfig();
+        // the pool lends connections of the counting data source, which sees what is prepared on them
+        config.setDataSource(counting);
+        config.setMaximumPoolSize(CONNECTIONS);
+        config.setPoolName("kept-statements-" + t.getName());
+        try (HikariDataSource outer = new HikariDataSource(config)) {
+            handleAll(t, form, outer, counting);
+        }
+        assertThat(counting.count()).isGreaterThanOrEqualTo(ROWS / 10);
+        if (!keeps()) {
+            assertThat(counting.prepared).hasSizeGreaterThanOrEqualTo(ROWS / 2);
+            return;
+        }
+        // one statement per number of rows an acknowledgement names, each prepared at most once per connection
+        assertThat(counting.preparedOn).doesNotHaveDuplicates();
+        assertThat(counting.prepared).hasSizeLessThan(counting.count());
+    }
+
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_data_source_that_is_no_hikari_pool_sees_each_statement_prepared(Form form) {
+        Jobs t = newTable();
+        CountingConnections counting = new CountingConnections(pool, acknowledgementOf(t));
+        handleAll(t, form, counting, counting);
+        assertThat(counting.count()).isGreaterThanOrEqualTo(ROWS / 10);
+        // prepared at each use: about once per row
+        assertThat(counting.prepared).hasSizeGreaterThanOrEqualTo(ROWS / 2);
+    }
+
+    /**
+     * A statement that acknowledges rows of {@code t}: the dialect's UPDATE, or the advisory form's statement
+     * that acknowledges and releases the key in one (it names the UPDATE within).
+     */
+    private static java.util.function.Predicate<String> acknowledgementOf(Jobs t) {
+        return sql -> CountingConnections.plain(sql).contains("update " + t.getName() + " set processed_at = ");
+    }
+
+    /**
+     * Handles {@link #ROWS} rows of {@code t} on a broker of {@code dataSource}; {@code counting} forgets what the
+     * start prepared (each statement once, to check it), so that it counts the deliveries' statements alone.
+     */
+    private void handleAll(Jobs t, Form form, javax.sql.DataSource dataSource, CountingConnections counting) {
+        RoleBinding<Record> b = binding(t, form);
+        QueueBroker.Builder builder = database().broker(dataSource).clock(clock).pollInterval(POLL);
+        if (!(dataSource instanceof HikariDataSource)) {
+            builder.poolSize(12);
+        }
+        QueueBroker broker = builder.build();
+        brokers.add(broker);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        broker.start();
+        counting.prepared.clear();
+        counting.preparedOn.clear();
+        insertMany(t, "emails", ROWS);
+        awaitCount(t, "processed_at is not null", ROWS);
+        broker.close();
+    }
+}
