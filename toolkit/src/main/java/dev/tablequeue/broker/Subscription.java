@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>One claim thread (a platform thread) takes rows for every free worker at once through the form's
  * {@link Claimer}, starts each row's handler on a virtual thread (or on the subscription's platform threads,
  * {@link Mount#onThreads}; with one worker, runs it itself once the claim has ended), and claims again as
- * soon as a handler returns; a claim that found nothing waits
- * the poll interval (or a wake-up), and one that failed backs off.
+ * soon as a handler returns; a claim that found nothing waits the poll interval (or a wake-up), and one that
+ * failed backs off.
  * Being alone, it never claims beside another claim of its subscription, as SQLite requires. Each answer
  * goes to the form's {@link Completer}, which writes it. {@link Forms} picks the two.
  *
