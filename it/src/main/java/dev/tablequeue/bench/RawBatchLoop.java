@@ -95,6 +95,9 @@ final class RawBatchLoop {
         return (Field<Object>) binding.column(role).orElseThrow();
     }
 
+    /** How many deadlocks in a row a worker's claim rolls back and makes again before the run fails. */
+    private static final int DEADLOCK_RETRIES = 10;
+
     /** One worker's connection, its prepared statements and its binds. */
     private final class Worker implements RawWorkers.Worker {
         private final Connection c;
@@ -120,7 +123,37 @@ final class RawBatchLoop {
             return binding.form() == Form.ROW_LOCK ? rowLock() : lease();
         }
 
+        /**
+         * After a deadlock of the transaction that claims (InnoDB picks a victim among claims that lock the same
+         * index entries, as the runtime's claim backs off and claims again): rolls it back so that the loop claims
+         * again, as a hand-written loop on InnoDB does; after {@link #DEADLOCK_RETRIES} in a row, fails.
+         */
+        private void rolledBackAfter(java.sql.SQLTransactionRollbackException deadlock, int attempt)
+                throws SQLException {
+            try {
+                end(false);
+            } catch (SQLException alreadyEnded) {
+                deadlock.addSuppressed(alreadyEnded);
+            }
+            if (binding.form() == Form.LEASE && !statements.opening().explicit()) {
+                c.setAutoCommit(true);
+            }
+            if (attempt >= DEADLOCK_RETRIES) {
+                throw deadlock;
+            }
+        }
+
         private int rowLock() throws Exception {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return rowLockOnce();
+                } catch (java.sql.SQLTransactionRollbackException deadlock) {
+                    rolledBackAfter(deadlock, attempt);
+                }
+            }
+        }
+
+        private int rowLockOnce() throws Exception {
             open();
             Instant now = Instant.now();
             claimBinds.now(now).limit(batch);
@@ -135,6 +168,24 @@ final class RawBatchLoop {
         }
 
         private int lease() throws Exception {
+            Instant until;
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    until = leaseClaim();
+                    break;
+                } catch (java.sql.SQLTransactionRollbackException deadlock) {
+                    rolledBackAfter(deadlock, attempt);
+                }
+            }
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            acknowledge(Instant.now(), until);
+            return ids.size();
+        }
+
+        /** The lease claim's transaction: claims and stamps the rows, commits; the lease it wrote. */
+        private Instant leaseClaim() throws Exception {
             if (!statements.opening().explicit()) {
                 c.setAutoCommit(false);
             }
@@ -152,11 +203,7 @@ final class RawBatchLoop {
             if (!statements.opening().explicit()) {
                 c.setAutoCommit(true);
             }
-            if (ids.isEmpty()) {
-                return 0;
-            }
-            acknowledge(Instant.now(), until);
-            return ids.size();
+            return until;
         }
 
         /** Runs the claim (under the turn where claims take turns) and reads its rows as the handler would. */
