@@ -177,6 +177,41 @@ public abstract class AdvisoryContract extends BrokerFixture {
         assertThat(deliveries).hasSize(6);
     }
 
+    /**
+     * Where the dialect walks the rows in one statement (PostgreSQL), a claim for one free worker is that
+     * statement alone: no candidates are read and no key is locked by a statement of its own, so each row
+     * costs its walk and its settlement. Where it does not, the claim reads candidates first.
+     */
+    @Test
+    public final void a_claim_for_one_worker_is_one_statement_where_the_dialect_walks_the_rows() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        boolean walks;
+        try (Connection c = pool.getConnection()) {
+            walks = database().dialect(c).advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent();
+        }
+        int rows = 20;
+        CountingConnections counting = new CountingConnections(pool, sql -> true);
+        QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
+        brokers.add(broker);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(1).handle((job, d) -> Outcome.ack());
+        broker.start();
+        insertMany(t, "emails", rows);
+        awaitCount(t, "processed_at is not null", rows);
+        broker.close();
+        List<String> claims = counting.executed.stream().map(CountingConnections::plain)
+                .filter(sql -> sql.contains(t.getName()) && !sql.contains("update " + t.getName() + " set processed_at"))
+                .toList();
+        if (!walks) {
+            assertThat(claims).as("the claims read candidates").anyMatch(sql -> sql.contains("as tq_key"));
+            return;
+        }
+        assertThat(claims).isNotEmpty().allSatisfy(sql -> assertThat(sql).startsWith("with recursive tq_walk as "));
+        assertThat(counting.executed.stream().map(CountingConnections::plain))
+                .as("no key is locked or released by a statement of its own")
+                .noneMatch(sql -> sql.startsWith("select pg_try_advisory_lock") || sql.startsWith("select pg_advisory_unlock"));
+    }
+
     @Test
     public final void rows_whose_key_part_is_null_are_locked_under_one_key_and_delivered() throws Exception {
         Jobs t = newTable();

@@ -12,12 +12,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Advisory: reads the candidates once for the free workers, then, in claim order until they are filled,
- * locks a candidate's key on a connection of its own and takes its row: in one statement where the dialect
- * offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take.
- * That connection holds the key until the row's settlement releases it ({@link KeyCompleter}). The
- * candidates run on the first connection, which the first candidate taken keeps; each further one takes a
- * budget permit only where one is free at once, and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed over.
+ * Advisory: for one free worker, where the dialect walks the rows ({@link
+ * dev.tablequeue.dialect.QueueDialect#advisoryWalk}), one statement locks the first free key in claim order
+ * and takes its row. Otherwise it reads the candidates once for the free workers, then, in claim order until
+ * they are filled, locks a candidate's key on a connection of its own and takes its row: in one statement
+ * where the dialect offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock
+ * and then a take. That connection holds the key until the row's settlement releases it ({@link
+ * KeyCompleter}). The candidates run on the first connection, which the first candidate taken keeps; each
+ * further one takes a budget permit only where one is free at once, and the claim ends where none is. A
+ * candidate whose key is taken or whose row is gone is passed over. (For several free workers the walk,
+ * measured side by side or one after another, ran no faster than the candidates: each walk starts at the
+ * head of the queue and passes the keys the others hold.)
  *
  * <p>Where the database takes writers side by side, each free worker's connection tries the candidates at
  * the same time as the others (on a virtual thread each, the first on the claim thread), so a claim costs
@@ -50,6 +55,14 @@ final class AdvisoryClaimer implements Claimer {
             return;
         }
         Connection first = keys.connection();
+        if (free == 1 && steps.walks()) {
+            // for one worker the walk is the whole claim: candidates read first would cost a round trip more
+            InWork d = walkOne(first);
+            if (d != null) {
+                dispatch.dispatch(d);
+            }
+            return;
+        }
         Queue<ClaimSteps.Candidate> untried;
         try {
             untried = new ConcurrentLinkedQueue<>(candidates(first, free));
@@ -208,6 +221,40 @@ final class AdvisoryClaimer implements Claimer {
                 return d;
             }
             return null;
+        } finally {
+            if (c != null) {
+                keys.returnConnection(c, evict);
+            }
+        }
+    }
+
+    /**
+     * Takes a row by the advisory walk ({@link ClaimSteps#walk}) on {@code c}, whose delivery (not yet started)
+     * then keeps the connection; null where it took none, and the connection and its permit go back (evicted
+     * where the walk failed, since a key it locked may still be held). A walk that took nothing is made once
+     * more: the one row it may have missed is a row whose key was released by a settlement that had not yet
+     * committed, which the first walk's take waited for, so the second walk reads the table after it.
+     */
+    private InWork walkOne(Connection c) throws Exception {
+        boolean evict = false;
+        try {
+            ClaimSteps.Walked<ClaimedRow> walked = null;
+            for (int walk = 0; walk < 2 && walked == null; walk++) {
+                ctx.turn.lockInterruptibly();
+                try {
+                    evict = true;
+                    walked = steps.walk(c);
+                    evict = false;
+                } finally {
+                    ctx.turn.unlock();
+                }
+            }
+            if (walked == null) {
+                return null;
+            }
+            InWork d = new InWork(ctx, walked.row(), c, walked.key(), null);
+            c = null;
+            return d;
         } finally {
             if (c != null) {
                 keys.returnConnection(c, evict);

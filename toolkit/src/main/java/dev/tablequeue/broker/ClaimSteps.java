@@ -27,6 +27,11 @@ final class ClaimSteps extends ClaimSequence<ClaimedRow> {
         }
 
         @Override
+        public ClaimedRow read(ResultSet rs) throws SQLException {
+            return reader.read(rs);
+        }
+
+        @Override
         public ClaimedRow fromRecord(Record record, boolean stamped) {
             return reader.fromRecord(record, stamped);
         }

@@ -118,6 +118,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> advisoryWalk(RoleBinding<?> binding, ClaimShape shape) {
+        return delegate.advisoryWalk(binding, shape);
+    }
+
+    @Override
     public Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> binding, Statement outcome) {
         return delegate.advisorySettleAndUnlock(binding, outcome);
     }

@@ -99,10 +99,19 @@ abstract class JooqPieces implements QueueDialect {
     /** Claim order: priority, then retry_after, then id, each where the table has it. */
     List<SortField<?>> claimOrder(RoleBinding<?> b) {
         List<SortField<?>> order = new ArrayList<>();
-        b.column(Role.PRIORITY).ifPresent(p -> order.add(unqualified(p).asc()));
-        b.column(Role.RETRY_AFTER).ifPresent(r -> order.add(unqualified(r).asc()));
-        order.add(unqualified(b.id()).asc());
+        for (Field<?> column : claimOrderColumns(b)) {
+            order.add(unqualified(column).asc());
+        }
         return order;
+    }
+
+    /** The columns of the claim order, each ascending: priority, retry_after and id, where the table has them. */
+    List<Field<?>> claimOrderColumns(RoleBinding<?> b) {
+        List<Field<?>> columns = new ArrayList<>();
+        b.column(Role.PRIORITY).ifPresent(columns::add);
+        b.column(Role.RETRY_AFTER).ifPresent(columns::add);
+        columns.add(b.id());
+        return columns;
     }
 
     /**

@@ -221,6 +221,88 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     /**
+     * {@code WITH RECURSIVE tq_walk AS (the first claimable row in claim order and a try of its key's lock,
+     * UNION ALL the next claimable row after the last one tried, while its try failed), tq_held AS (the row
+     * whose key it locked), tq_taken AS (that row's take), tq_back AS (the key's release where the take took
+     * nothing) SELECT the row taken and its key}. Each step reads one row through the claim order's index and
+     * tries one key, in an outer query over a subquery with its LIMIT, so a key is tried only for a row the
+     * walk reached and the walk ends at the first key locked; a key held elsewhere (a row in work, or another
+     * row of its key in work) is passed over. The take and the release are {@link #advisoryLockAndTake}'s, so
+     * a row whose settlement released its key and has not committed is judged as that settlement leaves it.
+     * The walk compares the claim order as a row value, which a NULL priority would stop: a binding whose
+     * priority column may be NULL gets no walk and reads candidates first.
+     */
+    @Override
+    public Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
+        requireForm(b);
+        if (b.column(Role.PRIORITY).map(p -> p.getDataType().nullable()).orElse(false)) {
+            return Optional.empty();
+        }
+        StatementWriter w = writer();
+        List<Field<?>> order = claimOrderColumns(b);
+        List<Field<?>> tried = new ArrayList<>();
+        List<Field<?>> last = new ArrayList<>();
+        StringBuilder next = new StringBuilder();
+        for (Field<?> column : order) {
+            tried.add(unqualified(column));
+            last.add(DSL.field(DSL.name("tq_walk", column.getName())));
+            next.append(w.render(DSL.name("tq_next", column.getName()))).append(", ");
+        }
+        List<Field<?>> read = new ArrayList<>(tried);
+        read.add(keyText(w, b).as("tq_key"));
+        String first = w.render(w.dsl().select(read)
+                .from(b.table())
+                .where(claimable(w, b))
+                .orderBy(claimOrder(b))
+                .limit(DSL.inline(1)));
+        List<Field<?>> readNext = new ArrayList<>(tried);
+        readNext.add(keyText(w, b).as("tq_key"));
+        String after = w.render(w.dsl().select(readNext)
+                .from(b.table())
+                .where(claimable(w, b))
+                .and(DSL.row(tried).gt(DSL.row(last)))
+                .orderBy(claimOrder(b))
+                .limit(DSL.inline(1)));
+        StringBuilder firstColumns = new StringBuilder();
+        for (Field<?> column : order) {
+            firstColumns.append(w.render(DSL.name(column.getName()))).append(", ");
+        }
+        Condition held = DSL.field(DSL.name(b.table().getName(), b.id().getName()))
+                .eq(DSL.field(DSL.name("tq_held", "tq_id")));
+        Field<?> heldKey = DSL.field(DSL.name("tq_held", "tq_key"));
+        Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
+        String take;
+        if (attempt.isEmpty()) {
+            List<org.jooq.SelectField<?>> taken = new ArrayList<>(shape(b, shape, false));
+            taken.add(heldKey);
+            take = w.render(w.dsl().select(taken)
+                    .from(b.table())
+                    .join(DSL.table(DSL.name("tq_held"))).on(held)
+                    .where(claimable(w, b)))
+                    + " for update of " + w.render(DSL.name(b.table().getName()));
+        } else {
+            List<org.jooq.SelectField<?>> taken = new ArrayList<>(shape(b, shape, true));
+            taken.add(heldKey);
+            take = w.render(w.dsl().update(table(b))
+                    .set(Map.of(typed(attempt.get()), attemptPlusOne(attempt.get())))
+                    .from(DSL.table(DSL.name("tq_held")))
+                    .where(held)
+                    .and(claimable(w, b))
+                    .returning(taken));
+        }
+        String id = w.render(DSL.name(b.id().getName()));
+        return Optional.of(w.fromNamed("advisory walk", "with recursive \"tq_walk\" as ((select " + firstColumns
+                + "\"tq_key\", pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) as \"tq_locked\" from (" + first
+                + ") as \"tq_first\") union all (select " + next + "\"tq_next\".\"tq_key\","
+                + " pg_try_advisory_lock(hashtextextended(\"tq_next\".\"tq_key\", 0)) from \"tq_walk\""
+                + " cross join lateral (" + after + ") as \"tq_next\" where not \"tq_walk\".\"tq_locked\")),"
+                + " \"tq_held\" as (select " + id + " as \"tq_id\", \"tq_key\" from \"tq_walk\" where \"tq_locked\""
+                + " limit 1), \"tq_taken\" as (" + take + "), \"tq_back\" as (select"
+                + " pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\" where not exists"
+                + " (select 1 from \"tq_taken\")) select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0"));
+    }
+
+    /**
      * {@code WITH tq_settled AS (outcome RETURNING 1) SELECT pg_advisory_unlock(..) FROM (SELECT count(*) FROM
      * tq_settled)}: the count reads the outcome to its end, which holds its row's lock by then, before the one
      * row it yields calls the release. The release is not transactional and takes effect before the commit;

@@ -114,6 +114,19 @@ public interface QueueDialect {
     }
 
     /**
+     * The whole advisory claim of one row in one statement, without candidates read first: walks the claimable
+     * rows in claim order, tries each one's key without waiting until it locks one, and takes that row as
+     * {@link #advisoryLockAndTake} does. It binds what the claim condition binds (the group, the host's time)
+     * and returns the row in the take's shape with its key text last, labelled {@code tq_key}; no row where no
+     * claimable row's key could be locked, and then the session holds no key it locked. The take must judge
+     * the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does. Empty, the
+     * default, where the dialect offers none; the runtime then reads candidates first.
+     */
+    default Optional<Statement> advisoryWalk(RoleBinding<?> binding, ClaimShape shape) {
+        return Optional.empty();
+    }
+
+    /**
      * {@code outcome} (one of the binding's settlement statements) and the release of the row's key in one
      * statement: it binds what {@code outcome} binds, then the key, and returns one row of one boolean-like
      * column, whether the session held the key. The release must follow the outcome's write of its row, so

@@ -25,6 +25,8 @@ import org.jooq.Table;
  * @param take the advisory take
  * @param lockTake the advisory lock and take in one statement, where the dialect offers it and the key, the
  *     take and the fetch are all the dialect's
+ * @param walk the advisory claim of one row in one statement without candidates, where the dialect offers it
+ *     and the key, the take and the fetch are all the dialect's
  * @param fetchOne the fetch of one row by id, where the take does not return it or the claim is the
  *     service's own (read as stamped in the lease and advisory forms)
  * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
@@ -37,6 +39,7 @@ public record SubscriptionStatements(
         Optional<Statement> stamp,
         Optional<Statement> take,
         Optional<Statement> lockTake,
+        Optional<Statement> walk,
         Optional<Statement> fetchOne,
         Optional<Statement> lock,
         Optional<Statement> unlock,
@@ -103,6 +106,7 @@ public record SubscriptionStatements(
                         : Optional.empty(),
                 advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
                 dialectKeys && !fetch ? dialect.advisoryLockAndTake(binding, shape) : Optional.empty(),
+                dialectKeys && !fetch ? dialect.advisoryWalk(claimed, shape) : Optional.empty(),
                 fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, form != Form.ROW_LOCK)) : Optional.empty(),
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
@@ -125,6 +129,7 @@ public record SubscriptionStatements(
         stamp.ifPresent(all::add);
         take.ifPresent(all::add);
         lockTake.ifPresent(all::add);
+        walk.ifPresent(all::add);
         fetchOne.ifPresent(all::add);
         lock.ifPresent(all::add);
         unlock.ifPresent(all::add);

@@ -29,10 +29,16 @@ public class ClaimSequence<R> {
     /** An advisory candidate: a row's id and its key. */
     public record Candidate(Object id, String key) {}
 
+    /** A row the advisory walk took, and the key its connection now holds. */
+    public record Walked<R>(R row, String key) {}
+
     /** Reads the rows a claim returns. */
     public interface Rows<R> {
         /** Every row of {@code rs}. */
         List<R> readAll(ResultSet rs) throws SQLException;
+
+        /** The current row of {@code rs}. */
+        R read(ResultSet rs) throws SQLException;
 
         /** A row the service's own fetch read; {@code stamped} where the claim counted its attempt. */
         R fromRecord(Record record, boolean stamped);
@@ -174,6 +180,22 @@ public class ClaimSequence<R> {
     public List<R> lockAndTake(Connection c, Candidate candidate) throws SQLException {
         Binds binds = new Binds().key(candidate.key()).id(candidate.id()).group(group).now(clock.get());
         return Jdbc.query(c, statements.lockTake().orElseThrow(), binds, dialect, rows::readAll);
+    }
+
+    /** Whether the advisory claim walks the rows and takes one in one statement ({@link #walk}). */
+    public boolean walks() {
+        return statements.walk().isPresent();
+    }
+
+    /**
+     * The advisory claim of one row in one statement: the first claimable row in claim order whose key it
+     * could lock, taken, with that key, which the connection then holds; null where it took none, and then the
+     * connection holds no key the statement locked.
+     */
+    public Walked<R> walk(Connection c) throws SQLException {
+        Binds binds = new Binds().group(group).now(clock.get());
+        return Jdbc.query(c, statements.walk().orElseThrow(), binds, dialect,
+                rs -> rs.next() ? new Walked<>(rows.read(rs), rs.getString("tq_key")) : null);
     }
 
     /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */

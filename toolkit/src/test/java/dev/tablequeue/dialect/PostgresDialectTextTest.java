@@ -120,6 +120,47 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void the_walk_tries_one_key_per_row_in_claim_order_and_takes_the_row_whose_key_it_locked() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).attempt(t.ATTEMPT)
+                .payload(t.PAYLOAD).advisory("jobs-{id}").build();
+        Statement walk = dialect.advisoryWalk(b, ClaimShape.ROLES).orElseThrow();
+        assertThat(walk.sql()).isEqualTo("with recursive \"tq_walk\" as ((select \"priority\", \"id\", \"tq_key\","
+                + " pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) as \"tq_locked\" from (select \"priority\", \"id\","
+                + " (? || coalesce(cast(\"id\" as varchar), '')) as \"tq_key\" from \"email_jobs\" where \"grp\" = ?"
+                + " order by \"priority\" asc, \"id\" asc fetch next 1 rows only) as \"tq_first\")"
+                + " union all (select \"tq_next\".\"priority\", \"tq_next\".\"id\", \"tq_next\".\"tq_key\","
+                + " pg_try_advisory_lock(hashtextextended(\"tq_next\".\"tq_key\", 0)) from \"tq_walk\" cross join lateral"
+                + " (select \"priority\", \"id\", (? || coalesce(cast(\"id\" as varchar), '')) as \"tq_key\" from \"email_jobs\""
+                + " where (\"grp\" = ? and (\"priority\", \"id\") > (\"tq_walk\".\"priority\", \"tq_walk\".\"id\"))"
+                + " order by \"priority\" asc, \"id\" asc fetch next 1 rows only) as \"tq_next\""
+                + " where not \"tq_walk\".\"tq_locked\")),"
+                + " \"tq_held\" as (select \"id\" as \"tq_id\", \"tq_key\" from \"tq_walk\" where \"tq_locked\" limit 1),"
+                + " \"tq_taken\" as (update \"email_jobs\" set \"attempt\" = (\"attempt\" + 1) from \"tq_held\""
+                + " where (\"email_jobs\".\"id\" = \"tq_held\".\"tq_id\" and \"grp\" = ?)"
+                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\", \"tq_held\".\"tq_key\"),"
+                + " \"tq_back\" as (select pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\""
+                + " where not exists (select 1 from \"tq_taken\"))"
+                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0");
+        assertThat(walk.params()).extracting(Param::kind).containsExactly(Kind.CONSTANT, Kind.GROUP, Kind.CONSTANT,
+                Kind.GROUP, Kind.GROUP);
+    }
+
+    @Test
+    void a_walk_without_an_attempt_column_reads_its_row_with_a_row_lock_and_a_nullable_priority_gets_none() {
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).payload(t.PAYLOAD).advisory("jobs-{id}").build();
+        assertThat(dialect.advisoryWalk(b, ClaimShape.ROLES).orElseThrow().sql())
+                .contains(" join \"tq_held\" on \"email_jobs\".\"id\" = \"tq_held\".\"tq_id\"")
+                .endsWith(" for update of \"email_jobs\"), \"tq_back\" as (select pg_advisory_unlock(hashtextextended("
+                        + "\"tq_key\", 0)) from \"tq_held\" where not exists (select 1 from \"tq_taken\"))"
+                        + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0");
+        // a NULL priority would end the walk's row comparison: such a binding reads candidates first
+        RoleBinding<Record> loose = RoleBinding.of(t, t.ID).group(t.GRP)
+                .priority(DSL.field(DSL.name("email_jobs", "priority"), org.jooq.impl.SQLDataType.INTEGER.nullable(true)))
+                .attempt(t.ATTEMPT).payload(t.PAYLOAD).advisory("jobs-{id}").build();
+        assertThat(dialect.advisoryWalk(loose, ClaimShape.ROLES)).isEmpty();
+    }
+
+    @Test
     void an_outcome_and_unlock_releases_the_key_after_the_outcome_has_written_its_row() {
         RoleBinding<Record> b = roles().advisory("jobs-{id}").build();
         Statement ack = dialect.ack(b);

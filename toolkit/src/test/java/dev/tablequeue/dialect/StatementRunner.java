@@ -163,7 +163,12 @@ final class StatementRunner {
     private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
         @Override
         public List<Map<String, Object>> readAll(ResultSet rs) throws SQLException {
-            return read(rs);
+            return StatementRunner.read(rs);
+        }
+
+        @Override
+        public Map<String, Object> read(ResultSet rs) throws SQLException {
+            return row(rs);
         }
 
         @Override
@@ -193,15 +198,20 @@ final class StatementRunner {
         return ids;
     }
 
-    static List<Map<String, Object>> read(ResultSet rs) throws SQLException {
+    /** The current row of {@code rs} as a column map by lower-case label. */
+    static Map<String, Object> row(ResultSet rs) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            row.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), rs.getObject(i));
+        }
+        return row;
+    }
+
+    static List<Map<String, Object>> read(ResultSet rs) throws SQLException {
         List<Map<String, Object>> rows = new ArrayList<>();
         while (rs.next()) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            for (int i = 1; i <= meta.getColumnCount(); i++) {
-                row.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), rs.getObject(i));
-            }
-            rows.add(row);
+            rows.add(row(rs));
         }
         return rows;
     }

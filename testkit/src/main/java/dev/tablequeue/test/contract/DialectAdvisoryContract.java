@@ -204,6 +204,87 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         }
     }
 
+    @Test
+    public final void a_walk_takes_the_first_row_whose_key_is_free_and_holds_that_key_alone() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryWalk(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect walks the rows and takes one in one statement");
+        for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
+            boolean counts = b == counted;
+            Statement lock = dialect.advisoryLock(b).orElseThrow();
+            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            long first = insert(t, r -> r.group("a").priority(1));
+            long second = insert(t, r -> r.group("a").priority(2));
+            long third = insert(t, r -> r.group("a").priority(3));
+            insert(t, r -> r.group("b").priority(0));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            try (Connection holder = db.connect(); Connection walker = db.connect(); Connection late = db.connect()) {
+                assertThat(steps.walks()).isTrue();
+                assertThat(answer(holder, lock, new Binds().key("q-" + first))).isTrue();
+                ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(walker);
+                assertThat(walked).as("the walk passes over the held key's row").isNotNull();
+                assertThat(ids(List.of(walked.row()))).containsExactly(second);
+                assertThat(walked.key()).isEqualTo("q-" + second);
+                if (counts) {
+                    assertThat(number(walked.row(), "attempt")).isEqualTo(1L);
+                    assertThat(number(stored(t, second), "attempt")).isEqualTo(2L);
+                }
+                // every claimable key is held now: a walk takes nothing and keeps no key it tried
+                assertThat(answer(holder, lock, new Binds().key("q-" + third))).isTrue();
+                assertThat(steps.walk(late)).isNull();
+                for (long id : List.of(first, second, third)) {
+                    assertThat(answer(late, unlock, new Binds().key("q-" + id))).as("late holds q-" + id).isFalse();
+                }
+                // the walker holds the key of the row it took, and of no row it passed
+                assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
+                assertThat(answer(walker, unlock, new Binds().key("q-" + second))).isTrue();
+                assertThat(answer(holder, unlock, new Binds().key("q-" + first))).isTrue();
+                assertThat(answer(holder, unlock, new Binds().key("q-" + third))).isTrue();
+                // a row no longer claimable is passed over; its key is left
+                assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
+                assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
+                walked = steps.walk(walker);
+                assertThat(ids(List.of(walked.row()))).containsExactly(third);
+                assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
+                assertThat(answer(walker, unlock, new Binds().key("q-" + third))).isTrue();
+                assertThat(update(holder, dialect.ack(b), new Binds().id(third).now(now))).isEqualTo(1);
+                assertThat(steps.walk(walker)).as("no row of the group is left").isNull();
+            }
+        }
+    }
+
+    @Test
+    public final void a_walk_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
+            throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisoryWalk(counted, ClaimShape.ROLES).isPresent(),
+                "the dialect walks the rows and takes one in one statement");
+        for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
+            long id = insert(t, r -> r.group("a"));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+            var walks = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
+                assertThat(ids(List.of(steps.walk(settler).row()))).containsExactly(id);
+                // the settlement has released the key and not committed: the walk locks the key, then waits
+                settler.setAutoCommit(false);
+                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key("q-" + id))).isTrue();
+                var walk = walks.submit(() -> steps.walk(other));
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> walk.isDone() || sessionsWaitingForALock(observer) > 0);
+                assertThat(walk.isDone()).as("the walk's take waits for the settlement's commit").isFalse();
+                settler.commit();
+                assertThat(walk.get(10, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+                assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key("q-" + id)))
+                        .as("the walk that left the row left its key").isFalse();
+            } finally {
+                walks.shutdownNow();
+            }
+        }
+    }
+
     /** An advisory binding of {@code t} without the attempt role: a take that counts no attempt. */
     private static RoleBinding<Record> uncounted(Jobs t) {
         return RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).retryAfter(t.RETRY_AFTER)
