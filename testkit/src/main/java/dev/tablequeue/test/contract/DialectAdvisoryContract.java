@@ -176,32 +176,10 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
     public final void a_take_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
         Jobs t = newTable();
-        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
-                "the dialect takes a key and its row in one statement");
-        for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
-            long id = insert(t, r -> r.group("a"));
-            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
-            ClaimSequence.Candidate candidate = new ClaimSequence.Candidate(id, "q-" + id);
-            Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
-            var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-            try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
-                assertThat(ids(steps.lockAndTake(settler, candidate))).containsExactly(id);
-                // the settlement has released the key and not committed: its commit is still to be seen
-                settler.setAutoCommit(false);
-                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key(candidate.key()))).isTrue();
-                var take = taker.submit(() -> steps.lockAndTake(other, candidate));
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                        .until(() -> take.isDone() || sessionsWaitingForALock(observer) > 0);
-                assertThat(take.isDone()).as("the take waits for the settlement's commit").isFalse();
-                settler.commit();
-                assertThat(take.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEmpty();
-                assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key(candidate.key())))
-                        .as("the take that left the row left its key").isFalse();
-            } finally {
-                taker.shutdownNow();
-            }
-        }
+        assumeTrue(dialect.advisoryLockAndTake(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(),
+                ClaimShape.ROLES).isPresent(), "the dialect takes a key and its row in one statement");
+        takeAfterAnUncommittedRelease(t, (steps, c, id) ->
+                steps.lockAndTake(c, new ClaimSequence.Candidate(id, "q-" + id)).isEmpty());
     }
 
     @Test
@@ -258,29 +236,44 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
     public final void a_walk_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
         Jobs t = newTable();
+        assumeTrue(dialect.advisoryWalk(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(),
+                ClaimShape.ROLES).isPresent(), "the dialect walks the rows and takes one in one statement");
+        takeAfterAnUncommittedRelease(t, (steps, c, id) -> steps.walk(c) == null);
+    }
+
+    /** A take of one row's key and row, by the lock and take or the walk: whether it took nothing. */
+    @FunctionalInterface
+    private interface Take {
+        boolean tookNothing(ClaimSequence<Map<String, Object>> steps, Connection c, long id) throws Exception;
+    }
+
+    /**
+     * A row of {@code t} taken and then settled by a statement that releases its key and has not committed:
+     * {@code take} on another session waits for the commit, then takes nothing and holds no key; with and
+     * without an attempt column.
+     */
+    private void takeAfterAnUncommittedRelease(Jobs t, Take take) throws Exception {
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assumeTrue(dialect.advisoryWalk(counted, ClaimShape.ROLES).isPresent(),
-                "the dialect walks the rows and takes one in one statement");
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             long id = insert(t, r -> r.group("a"));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
             Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
-            var walks = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
             try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
-                assertThat(ids(List.of(steps.walk(settler).row()))).containsExactly(id);
-                // the settlement has released the key and not committed: the walk locks the key, then waits
+                assertThat(take.tookNothing(steps, settler, id)).isFalse();
+                // the settlement has released the key and not committed: its commit is still to be seen
                 settler.setAutoCommit(false);
                 assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key("q-" + id))).isTrue();
-                var walk = walks.submit(() -> steps.walk(other));
+                var taking = taker.submit(() -> take.tookNothing(steps, other, id));
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                        .until(() -> walk.isDone() || sessionsWaitingForALock(observer) > 0);
-                assertThat(walk.isDone()).as("the walk's take waits for the settlement's commit").isFalse();
+                        .until(() -> taking.isDone() || sessionsWaitingForALock(observer) > 0);
+                assertThat(taking.isDone()).as("the take waits for the settlement's commit").isFalse();
                 settler.commit();
-                assertThat(walk.get(10, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+                assertThat(taking.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("it took nothing").isTrue();
                 assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key("q-" + id)))
-                        .as("the walk that left the row left its key").isFalse();
+                        .as("the take that left the row left its key").isFalse();
             } finally {
-                walks.shutdownNow();
+                taker.shutdownNow();
             }
         }
     }
