@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Advisory: for one free worker, where the dialect walks the rows ({@link
  * dev.tablequeue.dialect.QueueDialect#advisoryWalk}), one statement locks the first free key in claim order
- * and takes its row. Otherwise it reads the candidates once for the free workers, then, in claim order until
- * they are filled, locks a candidate's key on a connection of its own and takes its row: in one statement
- * where the dialect offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock
- * and then a take. That connection holds the key until the row's settlement releases it ({@link
+ * and takes its row. Otherwise, or where the walk took nothing, it reads the candidates once for the free
+ * workers, then, in claim order until they are filled, locks a candidate's key on a connection of its own and
+ * takes its row: in one statement where the dialect offers one ({@link
+ * dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take. That connection holds the key until the row's settlement releases it ({@link
  * KeyCompleter}). The candidates run on the first connection, which the first candidate taken keeps; each
  * further one takes a budget permit only where one is free at once, and the claim ends where none is. A
  * candidate whose key is taken or whose row is gone is passed over. (For several free workers the walk,
@@ -57,11 +57,16 @@ final class AdvisoryClaimer implements Claimer {
         Connection first = keys.connection();
         if (free == 1 && steps.walks()) {
             // for one worker the walk is the whole claim: candidates read first would cost a round trip more
-            InWork d = walkOne(first);
+            InWork d = walk(first);
+            if (d == null) {
+                // the first walk may have locked the key of a row whose settlement released it before
+                // committing, and its take waited for that commit: a second walk reads the table after it
+                d = walk(first);
+            }
             if (d != null) {
                 dispatch.dispatch(d);
+                return;
             }
-            return;
         }
         Queue<ClaimSteps.Candidate> untried;
         try {
@@ -229,37 +234,28 @@ final class AdvisoryClaimer implements Claimer {
     }
 
     /**
-     * Takes a row by the advisory walk ({@link ClaimSteps#walk}) on {@code c}, whose delivery (not yet started)
-     * then keeps the connection; null where it took none, and the connection and its permit go back (evicted
-     * where the walk failed, since a key it locked may still be held). A walk that took nothing is made once
-     * more: the one row it may have missed is a row whose key was released by a settlement that had not yet
-     * committed, which the first walk's take waited for, so the second walk reads the table after it.
+     * Takes a row by the advisory walk ({@link ClaimSteps#walk}) on {@code c}; its delivery (not yet started)
+     * then keeps the connection. Null where it took none: the connection stays the caller's, for another walk
+     * or for the candidates, which find a row behind more rows of held keys than a walk tries. Where the walk
+     * fails, the connection is evicted, since a key it locked may still be held.
      */
-    private InWork walkOne(Connection c) throws Exception {
-        boolean evict = false;
+    private InWork walk(Connection c) throws Exception {
         try {
-            ClaimSteps.Walked<ClaimedRow> walked = null;
-            for (int walk = 0; walk < 2 && walked == null; walk++) {
-                ctx.turn.lockInterruptibly();
-                try {
-                    evict = true;
-                    walked = steps.walk(c);
-                    evict = false;
-                } finally {
-                    ctx.turn.unlock();
-                }
-            }
-            if (walked == null) {
-                return null;
-            }
-            InWork d = new InWork(ctx, walked.row(), c, walked.key(), null);
-            c = null;
-            return d;
-        } finally {
-            if (c != null) {
-                keys.returnConnection(c, evict);
-            }
+            ctx.turn.lockInterruptibly();
+        } catch (InterruptedException e) {
+            keys.returnConnection(c, false);
+            throw e;
         }
+        ClaimSteps.Walked<ClaimedRow> walked;
+        try {
+            walked = steps.walk(c);
+        } catch (SQLException | RuntimeException e) {
+            keys.returnConnection(c, true);
+            throw e;
+        } finally {
+            ctx.turn.unlock();
+        }
+        return walked == null ? null : new InWork(ctx, walked.row(), c, walked.key(), null);
     }
 
     /**

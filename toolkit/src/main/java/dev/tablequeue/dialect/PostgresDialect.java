@@ -230,8 +230,15 @@ public final class PostgresDialect extends JooqQueueDialect {
      * row of its key in work) is passed over. The take and the release are {@link #advisoryLockAndTake}'s, so
      * a row whose settlement released its key and has not committed is judged as that settlement leaves it.
      * The walk compares the claim order as a row value, which a NULL priority would stop: a binding whose
-     * priority column may be NULL gets no walk and reads candidates first.
+     * priority column may be NULL gets no walk and reads candidates first. It tries at most {@link #WALK_STEPS}
+     * rows.
      */
+    /**
+     * The most rows one walk tries before it gives up and takes nothing: each costs an index step, so many due
+     * rows of keys held elsewhere would otherwise make every walk long; the runtime then reads candidates.
+     */
+    public static final int WALK_STEPS = 64;
+
     @Override
     public Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
@@ -292,10 +299,11 @@ public final class PostgresDialect extends JooqQueueDialect {
         }
         String id = w.render(DSL.name(b.id().getName()));
         return Optional.of(w.fromNamed("advisory walk", "with recursive \"tq_walk\" as ((select " + firstColumns
-                + "\"tq_key\", pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) as \"tq_locked\" from (" + first
-                + ") as \"tq_first\") union all (select " + next + "\"tq_next\".\"tq_key\","
-                + " pg_try_advisory_lock(hashtextextended(\"tq_next\".\"tq_key\", 0)) from \"tq_walk\""
-                + " cross join lateral (" + after + ") as \"tq_next\" where not \"tq_walk\".\"tq_locked\")),"
+                + "\"tq_key\", pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) as \"tq_locked\", 1 as \"tq_step\""
+                + " from (" + first + ") as \"tq_first\") union all (select " + next + "\"tq_next\".\"tq_key\","
+                + " pg_try_advisory_lock(hashtextextended(\"tq_next\".\"tq_key\", 0)), \"tq_walk\".\"tq_step\" + 1"
+                + " from \"tq_walk\" cross join lateral (" + after + ") as \"tq_next\" where not \"tq_walk\".\"tq_locked\""
+                + " and \"tq_walk\".\"tq_step\" < " + WALK_STEPS + ")),"
                 + " \"tq_held\" as (select " + id + " as \"tq_id\", \"tq_key\" from \"tq_walk\" where \"tq_locked\""
                 + " limit 1), \"tq_taken\" as (" + take + "), \"tq_back\" as (select"
                 + " pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\" where not exists"

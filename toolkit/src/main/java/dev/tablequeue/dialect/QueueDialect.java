@@ -118,7 +118,8 @@ public interface QueueDialect {
      * rows in claim order, tries each one's key without waiting until it locks one, and takes that row as
      * {@link #advisoryLockAndTake} does. It binds what the claim condition binds (the group, the host's time)
      * and returns the row in the take's shape with its key text last, labelled {@code tq_key}; no row where no
-     * claimable row's key could be locked, and then the session holds no key it locked. The take must judge
+     * claimable row's key could be locked, or where it gave up after trying a number of rows whose keys were
+     * held, and then the session holds no key it locked (the runtime then reads candidates). The take must judge
      * the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does. Empty, the
      * default, where the dialect offers none; the runtime then reads candidates first.
      */

@@ -233,6 +233,30 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
     }
 
     @Test
+    public final void a_walk_gives_up_after_many_rows_of_held_keys_and_keeps_no_key() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
+        assumeTrue(dialect.advisoryWalk(b, ClaimShape.ROLES).isPresent(),
+                "the dialect walks the rows and takes one in one statement");
+        // more rows of one held key than a walk tries (PostgreSQL's 64), then a row of a free key
+        for (int i = 0; i < 200; i++) {
+            insert(t, r -> r.group("a").note("held"));
+        }
+        long free = insert(t, r -> r.group("a").note("free"));
+        ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+        Statement lock = dialect.advisoryLock(b).orElseThrow();
+        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        try (Connection holder = db.connect(); Connection walker = db.connect()) {
+            assertThat(answer(holder, lock, new Binds().key("q-held"))).isTrue();
+            assertThat(steps.walk(walker)).as("the walk gives up before the free key's row").isNull();
+            assertThat(answer(walker, unlock, new Binds().key("q-free"))).isFalse();
+            assertThat(stored(t, free).get("processed_at")).isNull();
+            // the candidates, which the runtime reads then, find it
+            assertThat(steps.candidates(walker, 3)).extracting(ClaimSequence.Candidate::key).containsExactly("q-free");
+        }
+    }
+
+    @Test
     public final void a_walk_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
         Jobs t = newTable();
