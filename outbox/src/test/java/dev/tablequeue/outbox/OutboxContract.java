@@ -440,19 +440,32 @@ public abstract class OutboxContract extends OutboxFixture {
         transport.subscribe("orders", Order.class, 1, into(orders));
         transport.subscribe("audit", Order.class, 1, into(audit));
         transport.start();
+        // the order of the sends is the republish's; the order of receipt is the transport's (on MariaDB a
+        // claim of another group can lock a group's first row for a moment, and a claim passes over it once)
+        List<String> sent = new CopyOnWriteArrayList<>();
+        Sender sender = transport.sender();
+        Sender recording = (name, payload, headers) -> {
+            sent.add(headers.get(Outbox.ID_HEADER));
+            sender.send(name, payload, headers);
+        };
 
-        assertThat(outbox.republish(transport.sender(), "orders")).isEqualTo(2);
+        assertThat(outbox.republish(recording, "orders")).isEqualTo(2);
 
+        assertThat(sent).containsExactly(Long.toString(first), Long.toString(third));
         await().atMost(PATIENCE).until(() -> orders.size() == 2);
-        assertThat(numbers(orders)).containsExactly(1, 3);
-        assertThat(orders.get(0).headers()).containsEntry("tenant", "a")
+        assertThat(numbers(orders)).containsExactlyInAnyOrder(1, 3);
+        assertThat(received(orders, 1).headers()).containsEntry("tenant", "a")
                 .containsEntry(Outbox.ID_HEADER, Long.toString(first));
-        assertThat(orders.get(1).headers()).containsEntry(Outbox.ID_HEADER, Long.toString(third));
+        assertThat(received(orders, 3).headers()).containsEntry(Outbox.ID_HEADER, Long.toString(third));
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 1);
         assertThat(audit).isEmpty();
 
         assertThat(outbox.republish(transport.sender())).isEqualTo(1);
         await().atMost(PATIENCE).until(() -> audit.size() == 1 && unprocessed(t) == 0);
+    }
+
+    private static Received received(List<Received> received, int n) {
+        return received.stream().filter(r -> r.n() == n).findFirst().orElseThrow();
     }
 
     @Test
