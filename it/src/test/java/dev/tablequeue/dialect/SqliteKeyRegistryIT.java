@@ -40,6 +40,23 @@ class SqliteKeyRegistryIT {
     }
 
     @Test
+    void a_holders_view_sees_the_keys_every_holder_of_its_file_took() {
+        ProcessKeys mine = registry.keysOf("/db/a.db");
+        ProcessKeys theirs = registry.keysOf("/db/a.db");
+        ProcessKeys elsewhere = registry.keysOf("/db/b.db");
+        assertThat(theirs.tryTake("jobs-1")).isTrue();
+        assertThat(elsewhere.tryTake("jobs-2")).isTrue();
+
+        assertThat(mine.isHeld("jobs-1")).isTrue();
+        assertThat(mine.isHeld("jobs-2")).isFalse();
+        assertThat(mine.held()).isEqualTo(1);
+        assertThat(mine.tryTake("jobs-1")).isFalse();
+        assertThat(mine.release("jobs-1")).as("a key another holder took").isFalse();
+        assertThat(theirs.release("jobs-1")).isTrue();
+        assertThat(mine.isHeld("jobs-1")).isFalse();
+    }
+
+    @Test
     void the_keys_of_two_database_files_are_kept_apart() {
         assertThat(registry.tryTake("/db/a.db", "jobs-1")).isPresent();
         assertThat(registry.tryTake("/db/b.db", "jobs-1")).isPresent();

@@ -150,11 +150,36 @@ final class AdvisoryClaimer implements Claimer {
 
     /**
      * The candidates for {@code free} workers, in claim order: twice as many and one more, for the keys that
-     * other claims take meanwhile; where the process keeps the keys (SQLite) the statement cannot leave out
-     * the keys in work, so as many more again.
+     * other claims take meanwhile.
+     *
+     * <p>Where the process keeps the keys (SQLite), the statement cannot leave out the keys in work: it reads
+     * as many rows more as the process holds keys, and the claim drops the rows of held keys and every row
+     * but the first of a key. Where that leaves none and the statement read as many rows as it asked for, the
+     * rows it read may all belong to held keys, with a row of a free key behind them: it reads again, twice as
+     * many, until it finds a row of a free key or reads the last due row. So a key with many due rows in work
+     * does not keep the rows of other keys waiting.
      */
     private List<ClaimSteps.Candidate> candidates(Connection c, int free) throws SQLException {
-        return steps.candidates(c, 2 * free + 1 + keys.heldUnseen());
+        int wanted = 2 * free + 1;
+        if (!keys.keptInProcess()) {
+            return steps.candidates(c, wanted);
+        }
+        long limit = wanted + (long) keys.heldInProcess();
+        while (true) {
+            int asked = (int) Math.min(limit, Integer.MAX_VALUE);
+            List<ClaimSteps.Candidate> read = steps.candidates(c, asked);
+            List<ClaimSteps.Candidate> open = new ArrayList<>(Math.min(read.size(), wanted));
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (ClaimSteps.Candidate candidate : read) {
+                if (seen.add(candidate.key()) && !keys.held(candidate.key())) {
+                    open.add(candidate);
+                }
+            }
+            if (!open.isEmpty() || read.size() < asked || asked == Integer.MAX_VALUE) {
+                return open;
+            }
+            limit = 2 * limit;
+        }
     }
 
     /**

@@ -63,9 +63,22 @@ final class AdvisoryKeys {
         }
     }
 
-    /** How many more candidates a claim reads for the keys in work that its statement cannot leave out. */
-    int heldUnseen() {
+    /**
+     * Whether the process keeps the keys (SQLite): the candidates statement then cannot leave out the keys in
+     * work, and the claim leaves them out itself ({@link #held}).
+     */
+    boolean keptInProcess() {
+        return processKeys != null;
+    }
+
+    /** How many keys the process holds now (0 where the database keeps the keys). */
+    int heldInProcess() {
         return processKeys == null ? 0 : processKeys.held();
+    }
+
+    /** Whether the process holds {@code key} now (false where the database keeps the keys). */
+    boolean held(String key) {
+        return processKeys != null && processKeys.isHeld(key);
     }
 
     /** Whether {@code c} can no longer reach its session (closed by the pool, or dead on the server). */

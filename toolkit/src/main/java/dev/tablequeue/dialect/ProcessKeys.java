@@ -19,4 +19,10 @@ public interface ProcessKeys {
      * leave them out, so a claim reads that many more candidates.
      */
     int held();
+
+    /**
+     * Whether {@code key} is in work anywhere in the process (this subscription's or another's): a claim
+     * passes over a candidate whose key is, and reads further where every candidate's key is.
+     */
+    boolean isHeld(String key);
 }

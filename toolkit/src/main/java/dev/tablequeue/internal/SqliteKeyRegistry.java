@@ -72,6 +72,11 @@ public final class SqliteKeyRegistry {
             public int held() {
                 return heldKeys(database).size();
             }
+
+            @Override
+            public boolean isHeld(String key) {
+                return SqliteKeyRegistry.this.isHeld(database, key);
+            }
         };
     }
 
