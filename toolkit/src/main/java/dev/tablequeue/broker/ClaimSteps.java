@@ -22,11 +22,6 @@ final class ClaimSteps extends ClaimSequence<ClaimedRow> {
     /** Claimed rows as {@link RowReader} reads them; a claimed id without a row fails to decode. */
     private record Delivered(RowReader reader) implements Rows<ClaimedRow> {
         @Override
-        public List<ClaimedRow> readAll(ResultSet rs) throws SQLException {
-            return reader.readAll(rs);
-        }
-
-        @Override
         public ClaimedRow read(ResultSet rs) throws SQLException {
             return reader.read(rs);
         }

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.temporal.TemporalAccessor;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,15 +50,6 @@ final class RowReader {
         this.payload = binding.column(Role.PAYLOAD).map(Field::getName).orElse(null);
         this.textPayload = binding.column(Role.PAYLOAD).map(f -> f.getType() != byte[].class).orElse(false);
         this.rowColumns = binding.rowColumns();
-    }
-
-    /** Every row of {@code rs}. */
-    List<ClaimedRow> readAll(ResultSet rs) throws SQLException {
-        List<ClaimedRow> claimed = new ArrayList<>();
-        while (rs.next()) {
-            claimed.add(read(rs));
-        }
-        return claimed;
     }
 
     /** The current row of {@code rs}. */

@@ -35,7 +35,13 @@ public class ClaimSequence<R> {
     /** Reads the rows a claim returns. */
     public interface Rows<R> {
         /** Every row of {@code rs}. */
-        List<R> readAll(ResultSet rs) throws SQLException;
+        default List<R> readAll(ResultSet rs) throws SQLException {
+            List<R> all = new ArrayList<>();
+            while (rs.next()) {
+                all.add(read(rs));
+            }
+            return all;
+        }
 
         /** The current row of {@code rs}. */
         R read(ResultSet rs) throws SQLException;

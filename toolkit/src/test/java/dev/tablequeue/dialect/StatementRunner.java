@@ -162,11 +162,6 @@ final class StatementRunner {
     /** Claimed rows as column maps, by lower-case label; a claimed id without a row fails the test. */
     private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
         @Override
-        public List<Map<String, Object>> readAll(ResultSet rs) throws SQLException {
-            return StatementRunner.read(rs);
-        }
-
-        @Override
         public Map<String, Object> read(ResultSet rs) throws SQLException {
             return row(rs);
         }

@@ -83,11 +83,6 @@ final class ClaimSteps {
     /** Claimed rows as column maps; a claimed id without a row fails the test. */
     private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
         @Override
-        public List<Map<String, Object>> readAll(ResultSet rs) throws SQLException {
-            return ClaimSteps.read(rs);
-        }
-
-        @Override
         public Map<String, Object> read(ResultSet rs) throws SQLException {
             return row(rs);
         }
