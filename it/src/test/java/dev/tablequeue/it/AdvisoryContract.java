@@ -180,8 +180,8 @@ public abstract class AdvisoryContract extends BrokerFixture {
     /**
      * Where the dialect walks the rows in one statement (PostgreSQL), a claim for one free worker takes its
      * row by that statement alone: no candidate is locked and taken, and no key is locked by a statement of
-     * its own, so each row costs its walk and its settlement (a walk that finds nothing, on an empty queue, is
-     * followed by a read of candidates). Where the dialect does not walk, the claim reads candidates first.
+     * its own, so each row costs its walk and its settlement. Where the dialect does not walk, the claim reads
+     * candidates first.
      */
     @Test
     public final void a_claim_for_one_worker_is_one_statement_where_the_dialect_walks_the_rows() throws Exception {
@@ -213,6 +213,37 @@ public abstract class AdvisoryContract extends BrokerFixture {
         assertThat(counting.executed.stream().map(CountingConnections::plain))
                 .as("no key is locked or released by a statement of its own")
                 .noneMatch(sql -> sql.startsWith("select pg_try_advisory_lock") || sql.startsWith("select pg_advisory_unlock"));
+    }
+
+    /**
+     * Where the dialect walks the rows, a claim for one worker that finds nothing to take is that one walk: a
+     * walk that reached the last claimable row without locking a key is not made again, and no candidates
+     * are read after it.
+     */
+    @Test
+    public final void a_claim_for_one_worker_that_finds_nothing_is_one_walk() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        try (Connection c = pool.getConnection()) {
+            assumeTrue(database().dialect(c).advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent(),
+                    "the dialect walks the rows");
+        }
+        CountingConnections counting = new CountingConnections(pool, sql -> true);
+        QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
+        brokers.add(broker);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(1).handle((job, d) -> Outcome.ack());
+        broker.start();
+        await().atMost(PATIENCE).until(() -> walks(counting, t) >= 5);
+        broker.close();
+        List<String> claims = counting.executed.stream().map(CountingConnections::plain)
+                .filter(sql -> sql.contains(t.getName())).toList();
+        assertThat(claims).as("every claim on the empty queue is one walk").isNotEmpty()
+                .allMatch(sql -> sql.startsWith("with recursive tq_walk as "));
+    }
+
+    private static long walks(CountingConnections counting, Jobs t) {
+        return counting.executed.stream().map(CountingConnections::plain)
+                .filter(sql -> sql.contains(t.getName()) && sql.startsWith("with recursive tq_walk as ")).count();
     }
 
     /**

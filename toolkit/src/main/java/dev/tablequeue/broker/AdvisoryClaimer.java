@@ -14,13 +14,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Advisory: for one free worker, where the dialect walks the rows ({@link
  * dev.tablequeue.dialect.QueueDialect#advisoryWalk}), one statement locks the first free key in claim order
- * and takes its row. Otherwise, or where the walk took nothing, it reads the candidates once for the free
+ * and takes its row; a walk that reached the last claimable row without locking a key is the whole claim.
+ * Otherwise, or where the walk gave up after the rows it may try, it reads the candidates once for the free
  * workers, then, in claim order until they are filled, locks a candidate's key on a connection of its own and
  * takes its row: in one statement where the dialect offers one ({@link
- * dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take. That connection holds the key until the row's settlement releases it ({@link
- * KeyCompleter}). The candidates run on the first connection, which the first candidate taken keeps; each
- * further one takes a budget permit only where one is free at once, and the claim ends where none is. A
- * candidate whose key is taken or whose row is gone is passed over. (For several free workers the walk,
+ * dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take. That connection
+ * holds the key until the row's settlement releases it ({@link KeyCompleter}). The candidates run on the
+ * first connection, which the first candidate taken keeps; each further one takes a budget permit only where
+ * one is free at once, and the claim ends where none is. A candidate whose key is taken or whose row is gone
+ * is passed over. (For several free workers the walk,
  * measured side by side or one after another, ran no faster than the candidates: each walk starts at the
  * head of the queue and passes the keys the others hold.)
  *
@@ -57,14 +59,19 @@ final class AdvisoryClaimer implements Claimer {
         Connection first = keys.connection();
         if (free == 1 && steps.walks()) {
             // for one worker the walk is the whole claim: candidates read first would cost a round trip more
-            InWork d = walk(first);
-            if (d == null) {
-                // the first walk may have locked the key of a row whose settlement released it before
-                // committing, and its take waited for that commit: a second walk reads the table after it
-                d = walk(first);
+            ClaimSteps.Walked<ClaimedRow> walked = walk(first);
+            if (!walked.took() && walked.locked()) {
+                // it locked the key of a row whose settlement released the key before committing, and its take
+                // waited for that commit: a second walk reads the table after it
+                walked = walk(first);
             }
-            if (d != null) {
-                dispatch.dispatch(d);
+            if (walked.took()) {
+                dispatch.dispatch(new InWork(ctx, walked.row(), first, walked.key(), null));
+                return;
+            }
+            if (!walked.locked() && !walked.cut()) {
+                // it reached the last claimable row and every key was held: candidates would find none either
+                keys.returnConnection(first, false);
                 return;
             }
         }
@@ -259,28 +266,26 @@ final class AdvisoryClaimer implements Claimer {
     }
 
     /**
-     * Takes a row by the advisory walk ({@link ClaimSteps#walk}) on {@code c}; its delivery (not yet started)
-     * then keeps the connection. Null where it took none: the connection stays the caller's, for another walk
-     * or for the candidates, which find a row behind more rows of held keys than a walk tries. Where the walk
-     * fails, the connection is evicted, since a key it locked may still be held.
+     * Takes a row by the advisory walk ({@link ClaimSteps#walk}) on {@code c}, which stays the caller's: for
+     * the row's delivery, another walk, the candidates (which find a row behind more rows of held keys than a
+     * walk tries), or the pool. Where the walk fails, the connection is evicted, since a key it locked may
+     * still be held.
      */
-    private InWork walk(Connection c) throws Exception {
+    private ClaimSteps.Walked<ClaimedRow> walk(Connection c) throws Exception {
         try {
             ctx.turn.lockInterruptibly();
         } catch (InterruptedException e) {
             keys.returnConnection(c, false);
             throw e;
         }
-        ClaimSteps.Walked<ClaimedRow> walked;
         try {
-            walked = steps.walk(c);
+            return steps.walk(c);
         } catch (SQLException | RuntimeException e) {
             keys.returnConnection(c, true);
             throw e;
         } finally {
             ctx.turn.unlock();
         }
-        return walked == null ? null : new InWork(ctx, walked.row(), c, walked.key(), null);
     }
 
     /**

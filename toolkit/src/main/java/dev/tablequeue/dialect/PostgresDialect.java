@@ -221,10 +221,17 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     /**
+     * The most rows one walk tries before it gives up and takes nothing: each costs an index step, so many due
+     * rows of keys held elsewhere would otherwise make every walk long; the runtime then reads candidates.
+     */
+    public static final int WALK_STEPS = 64;
+
+    /**
      * {@code WITH RECURSIVE tq_walk AS (the first claimable row in claim order and a try of its key's lock,
      * UNION ALL the next claimable row after the last one tried, while its try failed), tq_held AS (the row
      * whose key it locked), tq_taken AS (that row's take), tq_back AS (the key's release where the take took
-     * nothing) SELECT the row taken and its key}. Each step reads one row through the claim order's index and
+     * nothing), tq_state AS (whether it locked a key, whether it gave up, the release read) SELECT the row
+     * taken and its key, or NULLs, with the state}. Each step reads one row through the claim order's index and
      * tries one key, in an outer query over a subquery with its LIMIT, so a key is tried only for a row the
      * walk reached and the walk ends at the first key locked; a key held elsewhere (a row in work, or another
      * row of its key in work) is passed over. The take and the release are {@link #advisoryLockAndTake}'s, so
@@ -233,12 +240,6 @@ public final class PostgresDialect extends JooqQueueDialect {
      * priority column may be NULL gets no walk and reads candidates first. It tries at most {@link #WALK_STEPS}
      * rows.
      */
-    /**
-     * The most rows one walk tries before it gives up and takes nothing: each costs an index step, so many due
-     * rows of keys held elsewhere would otherwise make every walk long; the runtime then reads candidates.
-     */
-    public static final int WALK_STEPS = 64;
-
     @Override
     public Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
@@ -307,7 +308,11 @@ public final class PostgresDialect extends JooqQueueDialect {
                 + " \"tq_held\" as (select " + id + " as \"tq_id\", \"tq_key\" from \"tq_walk\" where \"tq_locked\""
                 + " limit 1), \"tq_taken\" as (" + take + "), \"tq_back\" as (select"
                 + " pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\" where not exists"
-                + " (select 1 from \"tq_taken\")) select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0"));
+                + " (select 1 from \"tq_taken\")), \"tq_state\" as (select exists (select 1 from \"tq_held\") as"
+                + " \"tq_locked\", exists (select 1 from \"tq_walk\" where \"tq_walk\".\"tq_step\" >= " + WALK_STEPS
+                + " and not \"tq_walk\".\"tq_locked\") as \"tq_cut\", (select count(*) from \"tq_back\") as"
+                + " \"tq_released\") select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\" from"
+                + " \"tq_state\" left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0"));
     }
 
     /**

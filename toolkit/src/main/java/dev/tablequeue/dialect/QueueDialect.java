@@ -117,11 +117,14 @@ public interface QueueDialect {
      * The whole advisory claim of one row in one statement, without candidates read first: walks the claimable
      * rows in claim order, tries each one's key without waiting until it locks one, and takes that row as
      * {@link #advisoryLockAndTake} does. It binds what the claim condition binds (the group, the host's time)
-     * and returns the row in the take's shape with its key text last, labelled {@code tq_key}; no row where no
-     * claimable row's key could be locked, or where it gave up after trying a number of rows whose keys were
-     * held, and then the session holds no key it locked (the runtime then reads candidates). The take must judge
-     * the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does. Empty, the
-     * default, where the dialect offers none; the runtime then reads candidates first.
+     * and returns one row: the row taken in the take's shape with its key text, labelled {@code tq_key}, then
+     * two booleans, {@code tq_locked} (it locked a key) and {@code tq_cut} (it gave up after trying a number of
+     * rows whose keys were held elsewhere, so a claimable row of a free key may lie behind them). Where it took
+     * no row, the row's columns and {@code tq_key} are NULL and the session holds no key it locked; the runtime
+     * then walks again where it locked a key whose row was gone (a settlement released the key before it
+     * committed), reads candidates where it gave up, and otherwise finds the queue has nothing for it. The take
+     * must judge the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does.
+     * Empty, the default, where the dialect offers none; the runtime then reads candidates first.
      */
     default Optional<Statement> advisoryWalk(RoleBinding<?> binding, ClaimShape shape) {
         return Optional.empty();

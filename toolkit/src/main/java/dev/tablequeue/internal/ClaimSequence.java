@@ -29,8 +29,18 @@ public class ClaimSequence<R> {
     /** An advisory candidate: a row's id and its key. */
     public record Candidate(Object id, String key) {}
 
-    /** A row the advisory walk took, and the key its connection now holds. */
-    public record Walked<R>(R row, String key) {}
+    /**
+     * What an advisory walk came to: the row it took and the key its connection now holds (both null where it
+     * took none); whether it locked a key (where it took nothing, a settlement released that key before its
+     * commit, and a walk made again reads the row as committed); whether it gave up after the rows it may try,
+     * so that a row of a free key may lie behind them (candidates find it).
+     */
+    public record Walked<R>(R row, String key, boolean locked, boolean cut) {
+        /** Whether it took a row. */
+        public boolean took() {
+            return row != null;
+        }
+    }
 
     /** Reads the rows a claim returns. */
     public interface Rows<R> {
@@ -195,13 +205,21 @@ public class ClaimSequence<R> {
 
     /**
      * The advisory claim of one row in one statement: the first claimable row in claim order whose key it
-     * could lock, taken, with that key, which the connection then holds; null where it took none, and then the
-     * connection holds no key the statement locked.
+     * could lock, taken, with that key, which the connection then holds. Where it took none, the connection
+     * holds no key the statement locked.
      */
     public Walked<R> walk(Connection c) throws SQLException {
         Binds binds = new Binds().group(group).now(clock.get());
-        return Jdbc.query(c, statements.walk().orElseThrow(), binds, dialect,
-                rs -> rs.next() ? new Walked<>(rows.read(rs), rs.getString("tq_key")) : null);
+        Statement walk = statements.walk().orElseThrow();
+        return Jdbc.query(c, walk, binds, dialect, rs -> {
+            if (!rs.next()) {
+                throw new SQLException("the " + walk.purpose() + " of \"" + binding.tableName()
+                        + "\" returned no row (it returns one, with or without a row taken)");
+            }
+            String key = rs.getString("tq_key");
+            return new Walked<>(key == null ? null : rows.read(rs), key, rs.getBoolean("tq_locked"),
+                    rs.getBoolean("tq_cut"));
+        });
     }
 
     /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */

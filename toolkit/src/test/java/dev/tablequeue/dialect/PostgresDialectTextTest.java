@@ -141,8 +141,12 @@ class PostgresDialectTextTest {
                 + " where (\"email_jobs\".\"id\" = \"tq_held\".\"tq_id\" and \"grp\" = ?)"
                 + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\", \"tq_held\".\"tq_key\"),"
                 + " \"tq_back\" as (select pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\""
-                + " where not exists (select 1 from \"tq_taken\"))"
-                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0");
+                + " where not exists (select 1 from \"tq_taken\")),"
+                + " \"tq_state\" as (select exists (select 1 from \"tq_held\") as \"tq_locked\","
+                + " exists (select 1 from \"tq_walk\" where \"tq_walk\".\"tq_step\" >= 64 and not \"tq_walk\".\"tq_locked\")"
+                + " as \"tq_cut\", (select count(*) from \"tq_back\") as \"tq_released\")"
+                + " select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\" from \"tq_state\""
+                + " left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0");
         assertThat(walk.params()).extracting(Param::kind).containsExactly(Kind.CONSTANT, Kind.GROUP, Kind.CONSTANT,
                 Kind.GROUP, Kind.GROUP);
     }
@@ -153,8 +157,12 @@ class PostgresDialectTextTest {
         assertThat(dialect.advisoryWalk(b, ClaimShape.ROLES).orElseThrow().sql())
                 .contains(" join \"tq_held\" on \"email_jobs\".\"id\" = \"tq_held\".\"tq_id\"")
                 .endsWith(" for update of \"email_jobs\"), \"tq_back\" as (select pg_advisory_unlock(hashtextextended("
-                        + "\"tq_key\", 0)) from \"tq_held\" where not exists (select 1 from \"tq_taken\"))"
-                        + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0");
+                        + "\"tq_key\", 0)) from \"tq_held\" where not exists (select 1 from \"tq_taken\")),"
+                        + " \"tq_state\" as (select exists (select 1 from \"tq_held\") as \"tq_locked\","
+                        + " exists (select 1 from \"tq_walk\" where \"tq_walk\".\"tq_step\" >= 64 and not \"tq_walk\".\"tq_locked\")"
+                        + " as \"tq_cut\", (select count(*) from \"tq_back\") as \"tq_released\")"
+                        + " select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\" from \"tq_state\""
+                        + " left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0");
         // a NULL priority would end the walk's row comparison: such a binding reads candidates first
         RoleBinding<Record> loose = RoleBinding.of(t, t.ID).group(t.GRP)
                 .priority(DSL.field(DSL.name("email_jobs", "priority"), org.jooq.impl.SQLDataType.INTEGER.nullable(true)))

@@ -201,7 +201,9 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
                 assertThat(steps.walks()).isTrue();
                 assertThat(answer(holder, lock, new Binds().key("q-" + first))).isTrue();
                 ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(walker);
-                assertThat(walked).as("the walk passes over the held key's row").isNotNull();
+                assertThat(walked.took()).as("the walk passes over the held key's row").isTrue();
+                assertThat(walked.locked()).isTrue();
+                assertThat(walked.cut()).isFalse();
                 assertThat(ids(List.of(walked.row()))).containsExactly(second);
                 assertThat(walked.key()).isEqualTo("q-" + second);
                 if (counts) {
@@ -210,7 +212,11 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
                 }
                 // every claimable key is held now: a walk takes nothing and keeps no key it tried
                 assertThat(answer(holder, lock, new Binds().key("q-" + third))).isTrue();
-                assertThat(steps.walk(late)).isNull();
+                ClaimSequence.Walked<Map<String, Object>> none = steps.walk(late);
+                assertThat(none.took()).isFalse();
+                assertThat(none.key()).isNull();
+                assertThat(none.locked()).as("it locked no key").isFalse();
+                assertThat(none.cut()).as("it tried every claimable row").isFalse();
                 for (long id : List.of(first, second, third)) {
                     assertThat(answer(late, unlock, new Binds().key("q-" + id))).as("late holds q-" + id).isFalse();
                 }
@@ -227,7 +233,9 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
                 assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
                 assertThat(answer(walker, unlock, new Binds().key("q-" + third))).isTrue();
                 assertThat(update(holder, dialect.ack(b), new Binds().id(third).now(now))).isEqualTo(1);
-                assertThat(steps.walk(walker)).as("no row of the group is left").isNull();
+                ClaimSequence.Walked<Map<String, Object>> empty = steps.walk(walker);
+                assertThat(empty.took()).as("no row of the group is left").isFalse();
+                assertThat(empty.locked() || empty.cut()).isFalse();
             }
         }
     }
@@ -248,7 +256,10 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
         try (Connection holder = db.connect(); Connection walker = db.connect()) {
             assertThat(answer(holder, lock, new Binds().key("q-held"))).isTrue();
-            assertThat(steps.walk(walker)).as("the walk gives up before the free key's row").isNull();
+            ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(walker);
+            assertThat(walked.took()).as("the walk gives up before the free key's row").isFalse();
+            assertThat(walked.locked()).isFalse();
+            assertThat(walked.cut()).as("it says it gave up").isTrue();
             assertThat(answer(walker, unlock, new Binds().key("q-free"))).isFalse();
             assertThat(stored(t, free).get("processed_at")).isNull();
             // the candidates, which the runtime reads then, find it
@@ -262,7 +273,12 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         Jobs t = newTable();
         assumeTrue(dialect.advisoryWalk(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(),
                 ClaimShape.ROLES).isPresent(), "the dialect walks the rows and takes one in one statement");
-        takeAfterAnUncommittedRelease(t, (steps, c, id) -> steps.walk(c) == null);
+        takeAfterAnUncommittedRelease(t, (steps, c, id) -> {
+            ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(c);
+            // where it took nothing, it says it locked a key: the runtime walks again
+            assertThat(walked.locked()).isTrue();
+            return !walked.took();
+        });
     }
 
     /** A take of one row's key and row, by the lock and take or the walk: whether it took nothing. */
