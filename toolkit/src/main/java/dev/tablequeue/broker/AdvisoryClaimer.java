@@ -61,8 +61,8 @@ final class AdvisoryClaimer implements Claimer {
             // for one worker the walk is the whole claim: candidates read first would cost a round trip more
             ClaimSteps.Walked<ClaimedRow> walked = walk(first);
             if (!walked.took() && walked.locked()) {
-                // it locked the key of a row whose settlement released the key before committing, and its take
-                // waited for that commit: a second walk reads the table after it
+                // it locked the key of a row settled after the walk began (the key came free as the settlement
+                // committed), and its take found the row settled: a second walk reads the table after it
                 walked = walk(first);
             }
             if (walked.took()) {

@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Advisory: writes each outcome on the connection that holds its row's key, then releases the key and
  * returns the connection. Where the dialect offers it, a one-statement outcome and the release are one
- * statement, which releases the key after the outcome's write holds its row: a claim that takes the key
- * before the write commits waits for the commit in its take and finds the row settled
+ * statement, which keeps the key until the outcome commits
  * ({@link dev.tablequeue.dialect.QueueDialect#advisorySettleAndUnlock}). These outcomes are not batched:
  * each is written on its own delivery's connection, by one of the subscription's settle threads (or,
  * {@link InlineCompleter}, by the claim thread).

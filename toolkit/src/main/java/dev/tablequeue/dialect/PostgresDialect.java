@@ -186,8 +186,8 @@ public final class PostgresDialect extends JooqQueueDialect {
      * lock is one row of a CTE, so it is tried exactly once; the main query's one-time filter reads
      * {@code tq_back}, whose {@code NOT EXISTS} runs the take to its end first, so a key is released only once
      * its row is known not to be taken. The take is an UPDATE (or, on a table without an attempt column, a
-     * {@code SELECT .. FOR UPDATE}): at READ COMMITTED it waits for a settlement of the row that released the
-     * key and has not committed yet, and judges the row as that settlement left it.
+     * {@code SELECT .. FOR UPDATE}): at READ COMMITTED it waits for a write to the row that has not committed
+     * yet and judges the row as that write left it, so a row settled after the statement began is left.
      */
     @Override
     public Optional<Statement> advisoryLockAndTake(RoleBinding<?> b, ClaimShape shape) {
@@ -234,8 +234,9 @@ public final class PostgresDialect extends JooqQueueDialect {
      * taken and its key, or NULLs, with the state}. Each step reads one row through the claim order's index and
      * tries one key, in an outer query over a subquery with its LIMIT, so a key is tried only for a row the
      * walk reached and the walk ends at the first key locked; a key held elsewhere (a row in work, or another
-     * row of its key in work) is passed over. The take and the release are {@link #advisoryLockAndTake}'s, so
-     * a row whose settlement released its key and has not committed is judged as that settlement leaves it.
+     * row of its key in work) is passed over, and so is the key of a row whose settlement has not committed
+     * ({@link #advisorySettleAndUnlock} keeps it until then). The take and the release are {@link
+     * #advisoryLockAndTake}'s, so a row settled after the walk began is judged as its settlement left it.
      * The walk compares the claim order as a row value, which a NULL priority would stop: a binding whose
      * priority column may be NULL gets no walk and reads candidates first. It tries at most {@link #WALK_STEPS}
      * rows.
@@ -316,18 +317,22 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     /**
-     * {@code WITH tq_settled AS (outcome RETURNING 1) SELECT pg_advisory_unlock(..) FROM (SELECT count(*) FROM
-     * tq_settled)}: the count reads the outcome to its end, which holds its row's lock by then, before the one
-     * row it yields calls the release. The release is not transactional and takes effect before the commit;
-     * the row's lock, held until the commit, makes the next take of the row wait for it.
+     * {@code WITH tq_settled AS (outcome RETURNING 1) SELECT pg_advisory_unlock(k) FROM (SELECT k,
+     * pg_try_advisory_xact_lock(k) FROM (SELECT k FROM (SELECT count(*) FROM tq_settled)))}: the count reads
+     * the outcome to its end; the one row it yields takes the key again for the transaction (the session's own
+     * hold lets it, without waiting), then releases the session's hold. The key so stays held until the
+     * outcome commits, or rolls back, and comes free then: no other session can lock it while the outcome is
+     * not yet visible. (In auto-commit the statement is its own transaction.)
      */
     @Override
     public Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> b, Statement outcome) {
         List<Param> params = new ArrayList<>(outcome.params());
         params.add(Param.of(Param.Kind.KEY));
         return Optional.of(new Statement(outcome.purpose() + " and unlock", "with \"tq_settled\" as ("
-                + outcome.sql() + " returning 1) select pg_advisory_unlock(hashtextextended(?, 0))"
-                + " from (select count(*) from \"tq_settled\") as \"tq_written\"", params));
+                + outcome.sql() + " returning 1) select pg_advisory_unlock(\"tq_kept\".\"tq_k\") from (select"
+                + " \"tq_k\", pg_try_advisory_xact_lock(\"tq_k\") as \"tq_x\" from (select hashtextextended(?, 0)"
+                + " as \"tq_k\" from (select count(*) from \"tq_settled\") as \"tq_written\") as \"tq_key\") as"
+                + " \"tq_kept\"", params));
     }
 
     /** {@code function(hashtextextended(?key, 0))}. */

@@ -105,8 +105,8 @@ public interface QueueDialect {
      * and the session then holds no lock on the key: the statement releases a key whose row it did not take.
      *
      * <p>The take must wait for a write to the row that has not committed yet and judge the row as that write
-     * leaves it (an UPDATE, or a locking read, at READ COMMITTED): {@link #advisorySettleAndUnlock} releases the
-     * key of a settlement before the settlement commits. Empty, the default, where the dialect offers none; the
+     * leaves it (an UPDATE, or a locking read, at READ COMMITTED): a row may be settled, and its key released,
+     * between the statement's start and its lock. Empty, the default, where the dialect offers none; the
      * runtime then runs {@link #advisoryLock} and {@link #advisoryTake}.
      */
     default Optional<Statement> advisoryLockAndTake(RoleBinding<?> binding, ClaimShape shape) {
@@ -133,10 +133,10 @@ public interface QueueDialect {
     /**
      * {@code outcome} (one of the binding's settlement statements) and the release of the row's key in one
      * statement: it binds what {@code outcome} binds, then the key, and returns one row of one boolean-like
-     * column, whether the session held the key. The release must follow the outcome's write of its row, so
-     * that a session which takes the key before the write commits waits for that commit in its take
-     * ({@link #advisoryLockAndTake}). Empty, the default, where the dialect offers none; the runtime then runs
-     * {@code outcome} and {@link #advisoryUnlock} one after the other.
+     * column, whether the session held the key. The key must stay held until the outcome's transaction ends
+     * (PostgreSQL hands it to the transaction): another session that locked it before the outcome commits
+     * would read the row as not yet settled. Empty, the default, where the dialect offers none; the runtime
+     * then runs {@code outcome}, commits, and runs {@link #advisoryUnlock}.
      */
     default Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> binding, Statement outcome) {
         return Optional.empty();

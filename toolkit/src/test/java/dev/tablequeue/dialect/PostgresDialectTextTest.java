@@ -171,13 +171,14 @@ class PostgresDialectTextTest {
     }
 
     @Test
-    void an_outcome_and_unlock_releases_the_key_after_the_outcome_has_written_its_row() {
+    void an_outcome_and_unlock_hands_the_key_to_the_outcomes_transaction_after_writing_its_row() {
         RoleBinding<Record> b = roles().advisory("jobs-{id}").build();
         Statement ack = dialect.ack(b);
         Statement both = dialect.advisorySettleAndUnlock(b, ack).orElseThrow();
         assertThat(both.sql()).isEqualTo("with \"tq_settled\" as (" + ack.sql() + " returning 1)"
-                + " select pg_advisory_unlock(hashtextextended(?, 0)) from (select count(*) from \"tq_settled\")"
-                + " as \"tq_written\"");
+                + " select pg_advisory_unlock(\"tq_kept\".\"tq_k\") from (select \"tq_k\","
+                + " pg_try_advisory_xact_lock(\"tq_k\") as \"tq_x\" from (select hashtextextended(?, 0) as \"tq_k\""
+                + " from (select count(*) from \"tq_settled\") as \"tq_written\") as \"tq_key\") as \"tq_kept\"");
         assertThat(both.params()).extracting(Param::kind).containsExactly(Kind.NOW, Kind.ID, Kind.KEY);
         assertThat(both.purpose()).isEqualTo("ack and unlock");
     }

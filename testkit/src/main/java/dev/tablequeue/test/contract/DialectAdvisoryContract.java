@@ -172,6 +172,53 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         }
     }
 
+    /**
+     * The outcome and the release in one statement keep the key until the outcome commits: while it has not,
+     * another session cannot lock the key, and a take of the row takes nothing without waiting; once it has,
+     * the key is free, the row settled, and the settling session holds nothing; where it rolls back, the key is
+     * free and the row claimable as before.
+     */
+    @Test
+    public final void an_outcome_and_unlock_keeps_the_key_until_the_outcome_commits() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
+        assumeTrue(dialect.advisorySettleAndUnlock(b, dialect.ack(b)).isPresent(),
+                "the dialect writes an outcome and releases its key in one statement");
+        assumeTrue(dialect.advisoryLockAndTake(b, ClaimShape.ROLES).isPresent(),
+                "the dialect takes a key and its row in one statement");
+        Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+        Statement lock = dialect.advisoryLock(b).orElseThrow();
+        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        long id = insert(t, r -> r.group("a"));
+        ClaimSequence.Candidate row = new ClaimSequence.Candidate(id, "q-" + id);
+        ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+        var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+        try (Connection settler = db.connect(); Connection other = db.connect()) {
+            for (boolean commit : new boolean[] {false, true}) {
+                assertThat(steps.lockAndTake(settler, row)).hasSize(1);
+                settler.setAutoCommit(false);
+                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key(row.key()))).isTrue();
+                var taking = taker.submit(() -> steps.lockAndTake(other, row));
+                assertThat(taking.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                        .as("a take while the outcome has not committed finds the key held").isEmpty();
+                assertThat(answer(other, lock, new Binds().key(row.key()))).as("the key is held").isFalse();
+                if (commit) {
+                    settler.commit();
+                } else {
+                    settler.rollback();
+                }
+                settler.setAutoCommit(true);
+                assertThat(answer(settler, unlock, new Binds().key(row.key()))).as("the settler holds nothing")
+                        .isFalse();
+                assertThat(answer(other, lock, new Binds().key(row.key()))).as("the key came free").isTrue();
+                assertThat(answer(other, unlock, new Binds().key(row.key()))).isTrue();
+                assertThat(stored(t, id).get("processed_at") != null).as("settled").isEqualTo(commit);
+            }
+        } finally {
+            taker.shutdownNow();
+        }
+    }
+
     @Test
     public final void a_take_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
@@ -288,22 +335,25 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
     }
 
     /**
-     * A row of {@code t} taken and then settled by a statement that releases its key and has not committed:
-     * {@code take} on another session waits for the commit, then takes nothing and holds no key; with and
-     * without an attempt column.
+     * A row of {@code t} taken and then acknowledged in a transaction that released the row's key (a statement
+     * of its own) and has not committed: {@code take} on another session locks the key, waits for the commit,
+     * then takes nothing and holds no key; with and without an attempt column. The runtime releases a key when
+     * its outcome commits ({@link #an_outcome_and_unlock_keeps_the_key_until_the_outcome_commits}); the take's
+     * own check covers a row settled after the take's statement began.
      */
     private void takeAfterAnUncommittedRelease(Jobs t, Take take) throws Exception {
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             long id = insert(t, r -> r.group("a"));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
-            Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
             var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
             try (Connection settler = db.connect(); Connection other = db.connect(); Connection observer = db.connect()) {
                 assertThat(take.tookNothing(steps, settler, id)).isFalse();
-                // the settlement has released the key and not committed: its commit is still to be seen
+                // the acknowledgement has released the key and not committed: its commit is still to be seen
                 settler.setAutoCommit(false);
-                assertThat(answer(settler, ackAndUnlock, new Binds().id(id).now(now).key("q-" + id))).isTrue();
+                assertThat(update(settler, dialect.ack(b), new Binds().id(id).now(now))).isEqualTo(1);
+                assertThat(answer(settler, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key("q-" + id)))
+                        .isTrue();
                 var taking = taker.submit(() -> take.tookNothing(steps, other, id));
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                         .until(() -> taking.isDone() || sessionsWaitingForALock(observer) > 0);
