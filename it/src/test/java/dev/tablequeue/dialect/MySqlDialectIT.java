@@ -325,6 +325,49 @@ class MySqlDialectIT {
         }
     }
 
+    /**
+     * What the adoption guide says of groups that share a table without a priority column: a claim reads its
+     * group's due rows as a range of the claim index (group, processed_at, retry_after, id), and one that
+     * reaches the end of that range locks the entry after it, the next group's first row, until its
+     * transaction ends. A claim of that group meanwhile passes over that row and takes the one behind it; once
+     * the first claim has ended, the row is taken. A FIFO claim of the group takes nothing meanwhile.
+     */
+    @Test
+    void a_claim_that_reads_to_the_end_of_its_group_holds_the_next_groups_first_row_until_it_ends()
+            throws Exception {
+        QueueTable<LocalDateTime> t = newTable();
+        db.execute("ALTER TABLE " + t.getName() + " ADD INDEX " + t.getName()
+                + "_unfinished (grp, processed_at, retry_after, id)");
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build();
+        RoleBinding<Record> fifo = RoleBinding.of(t, t.ID).fifoGroup(t.GRP).retryAfter(t.RETRY_AFTER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build();
+        long head = insert(t, "b", 0, now.minusSeconds(60));
+        long behind = insert(t, "b", 0, now.minusSeconds(30));
+        StatementRunner.ClaimAt groupA = new StatementRunner.ClaimAt("a", now, 1, null);
+        StatementRunner.ClaimAt groupB = new StatementRunner.ClaimAt("b", now, 1, null);
+        try (Connection empty = db.connect(); Connection other = db.connect()) {
+            // group "a" has no rows: its claim's range ends at the next entry, group "b"'s head
+            sql.begin(empty, b);
+            assertThat(sql.claimInTransaction(empty, b, ClaimShape.IDS, groupA)).isEmpty();
+
+            sql.begin(other, b);
+            assertThat(StatementRunner.ids(sql.claimInTransaction(other, b, ClaimShape.IDS, groupB)))
+                    .as("the head is passed over").containsExactly(behind);
+            sql.rollback(other);
+            sql.begin(other, fifo);
+            assertThat(sql.claimInTransaction(other, fifo, ClaimShape.IDS, groupB))
+                    .as("a FIFO claim takes nothing").isEmpty();
+            sql.rollback(other);
+
+            sql.rollback(empty);
+            sql.begin(other, b);
+            assertThat(StatementRunner.ids(sql.claimInTransaction(other, b, ClaimShape.IDS, groupB)))
+                    .as("taken once the other claim has ended").containsExactly(head);
+            sql.rollback(other);
+        }
+    }
+
     // ---------------------------------------------------------------- time
 
     @Test
