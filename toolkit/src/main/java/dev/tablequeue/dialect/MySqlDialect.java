@@ -35,9 +35,10 @@ import org.jooq.impl.SQLDataType;
  * <p>InnoDB locks every row a locking read matches before it sorts them, so a claim that must sort keeps
  * the whole group from other claims: a table wants an index in its claim order, (group, priority,
  * retry_after, id) for the columns its binding names, so that a claim reads and locks its first rows alone.
- * A claim that reads to the end of its group's due rows still locks the entry after them, which may be the
- * next group's first row, until its transaction ends: a claim of that group then passes over it, and a later
- * claim takes it. Rows of groups that share a table are therefore not strictly delivered in claim order.
+ * Without a priority column a claim reads its group's due rows as a range of that index, and one that reads
+ * to the end of the range still locks the entry after it, which may be the next group's first row, until its
+ * transaction ends: a claim of that group then passes over it, and a later claim takes it. Rows of groups
+ * that share such a table are therefore not strictly delivered in claim order.
  *
  * <p><b>FIFO groups.</b> A FIFO claim first locks every unfinished row of its group that no other
  * transaction holds ({@code FOR UPDATE SKIP LOCKED} in a subquery, which both servers lock), and goes on only
