@@ -15,14 +15,15 @@ import org.slf4j.LoggerFactory;
  * Advisory: for one free worker, where the dialect walks the rows ({@link
  * dev.tablequeue.dialect.QueueDialect#advisoryWalk}), one statement locks the first free key in claim order
  * and takes its row; a walk that reached the last claimable row without locking a key is the whole claim.
- * Otherwise, or where the walk gave up after the rows it may try, it reads the candidates once for the free
- * workers, then, in claim order until they are filled, locks a candidate's key on a connection of its own and
- * takes its row: in one statement where the dialect offers one ({@link
- * dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}), else a lock and then a take. That connection
- * holds the key until the row's settlement releases it ({@link KeyCompleter}). The candidates run on the
- * first connection, which the first candidate taken keeps; each further one takes a budget permit only where
- * one is free at once, and the claim ends where none is. A candidate whose key is taken or whose row is gone
- * is passed over. (For several free workers the walk,
+ * A claim for several free workers after a claim that found nothing walks first as well, so that an idle
+ * subscription costs one walk per poll. Otherwise, for the free workers a walk did not fill, or where the
+ * walk gave up after the rows it may try, it reads the candidates once for the free workers, then, in claim
+ * order until they are filled, locks a candidate's key on a connection of its own and takes its row: in one
+ * statement where the dialect offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}),
+ * else a lock and then a take. That connection holds the key until the row's settlement releases it ({@link
+ * KeyCompleter}). The candidates run on the first connection, which the first candidate taken keeps; each
+ * further one takes a budget permit only where one is free at once, and the claim ends where none is. A
+ * candidate whose key is taken or whose row is gone is passed over. (For several free workers the walk,
  * measured side by side or one after another, ran no faster than the candidates: each walk starts at the
  * head of the queue and passes the keys the others hold.)
  *
@@ -44,6 +45,11 @@ final class AdvisoryClaimer implements Claimer {
     private final SubscriptionContext ctx;
     private final ClaimSteps steps;
     private final AdvisoryKeys keys;
+    /**
+     * Whether the last claim found nothing to take (the claim thread's alone): a claim for several workers
+     * then walks first, which on an empty queue costs one index probe rather than a read of candidates.
+     */
+    private boolean foundNothing = true;
 
     AdvisoryClaimer(SubscriptionContext ctx, ClaimSteps steps, AdvisoryKeys keys) {
         this.ctx = ctx;
@@ -57,8 +63,9 @@ final class AdvisoryClaimer implements Claimer {
             return;
         }
         Connection first = keys.connection();
-        if (free == 1 && steps.walks()) {
-            // for one worker the walk is the whole claim: candidates read first would cost a round trip more
+        if (steps.walks() && (free == 1 || foundNothing)) {
+            // for one worker the walk is the whole claim: candidates read first would cost a round trip more;
+            // for several, after a claim that found nothing, it finds out cheaply whether there is anything
             ClaimSteps.Walked<ClaimedRow> walked = walk(first);
             if (!walked.took() && walked.locked()) {
                 // it locked the key of a row settled after the walk began (the key came free as the settlement
@@ -66,11 +73,17 @@ final class AdvisoryClaimer implements Claimer {
                 walked = walk(first);
             }
             if (walked.took()) {
+                foundNothing = false;
                 dispatch.dispatch(new InWork(ctx, walked.row(), first, walked.key(), null));
-                return;
-            }
-            if (!walked.locked() && !walked.cut()) {
+                if (free == 1 || !ctx.broker.budget.acquire(0)) {
+                    return;
+                }
+                // the further free workers read candidates on a connection of their own
+                first = keys.connection();
+                free--;
+            } else if (!walked.locked() && !walked.cut()) {
                 // it reached the last claimable row and every key was held: candidates would find none either
+                foundNothing = true;
                 keys.returnConnection(first, false);
                 return;
             }
@@ -82,6 +95,7 @@ final class AdvisoryClaimer implements Claimer {
             keys.returnConnection(first, false);
             throw e;
         }
+        foundNothing = untried.isEmpty();
         // in process, each row's handler runs on this thread as it is taken
         if (!ctx.dialect.claimsInParallel() || ctx.broker.inProcess || free == 1 || untried.size() <= 1) {
             claimInTurn(free, dispatch, first, untried);
