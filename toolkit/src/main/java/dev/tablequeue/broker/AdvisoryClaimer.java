@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -190,7 +192,7 @@ final class AdvisoryClaimer implements Claimer {
             int asked = (int) Math.min(limit, Integer.MAX_VALUE);
             List<ClaimSteps.Candidate> read = steps.candidates(c, asked);
             List<ClaimSteps.Candidate> open = new ArrayList<>(Math.min(read.size(), wanted));
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (ClaimSteps.Candidate candidate : read) {
                 if (seen.add(candidate.key()) && !keys.held(candidate.key())) {
                     open.add(candidate);

@@ -121,8 +121,8 @@ public interface QueueDialect {
      * two booleans, {@code tq_locked} (it locked a key) and {@code tq_cut} (it gave up after trying a number of
      * rows whose keys were held elsewhere, so a claimable row of a free key may lie behind them). Where it took
      * no row, the row's columns and {@code tq_key} are NULL and the session holds no key it locked; the runtime
-     * then walks again where it locked a key whose row was gone (a settlement released the key before it
-     * committed), reads candidates where it gave up, and otherwise finds the queue has nothing for it. The take
+     * then walks again where it locked a key whose row was gone (a row settled after the walk began), reads
+     * candidates where it gave up, and otherwise finds the queue has nothing for it. The take
      * must judge the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does.
      * Empty, the default, where the dialect offers none; the runtime then reads candidates first.
      */

@@ -31,8 +31,8 @@ public class ClaimSequence<R> {
 
     /**
      * What an advisory walk came to: the row it took and the key its connection now holds (both null where it
-     * took none); whether it locked a key (where it took nothing, a settlement released that key before its
-     * commit, and a walk made again reads the row as committed); whether it gave up after the rows it may try,
+     * took none); whether it locked a key (where it took nothing, the row was settled after the walk began, and
+     * a walk made again reads the table after that settlement); whether it gave up after the rows it may try,
      * so that a row of a free key may lie behind them (candidates find it).
      */
     public record Walked<R>(R row, String key, boolean locked, boolean cut) {
