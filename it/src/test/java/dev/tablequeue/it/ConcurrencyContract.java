@@ -362,6 +362,129 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         }
     }
 
+    /**
+     * Claims ahead: while handlers take less time than claims, a claim takes rows beyond its free workers,
+     * up to as many more as there are workers, and those rows wait for the next worker to free. Four workers
+     * and quick handlers over a thousand rows: some claim takes more than four rows, yet no more than four
+     * handlers ever run at once. On SQLite, whose claim thread writes the outcomes, claims never take more
+     * rows than workers are free; nor do they with {@code claimAhead(false)}.
+     */
+    @ParameterizedTest(name = "{0}, claimAhead({1})")
+    @MethodSource("formsAndClaimAhead")
+    public final void quick_handlers_let_a_claim_take_rows_ahead_of_its_workers_but_no_more_than_the_workers_run(
+            Form form, boolean claimAhead) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Integer> claims = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                if (rows > 0) {
+                    claims.add(rows);
+                }
+            }
+        }, settings -> settings.claimAhead(claimAhead));
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(4).handle((job, d) -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            running.decrementAndGet();
+            return Outcome.ack();
+        });
+        insertMany(t, "bulk", 1000);
+        broker.start();
+        await().atMost(Duration.ofMinutes(2)).until(() -> count(t, "processed_at is not null") == 1000);
+        assertThat(most.get()).as("handlers running at once").isBetween(1, 4);
+        int largest = claims.stream().mapToInt(Integer::intValue).max().orElseThrow();
+        String of = "the largest of " + claims.size() + " claims";
+        if (claimAhead && engine() != Engine.SQLITE) {
+            assertThat(largest).as(of).isBetween(5, 8);
+        } else {
+            assertThat(largest).as(of).isBetween(1, 4);
+        }
+    }
+
+    /** The row lock and lease forms, with and without claims ahead (a {@code @MethodSource}). */
+    protected final List<org.junit.jupiter.params.provider.Arguments> formsAndClaimAhead() {
+        List<org.junit.jupiter.params.provider.Arguments> cases = new ArrayList<>();
+        for (Form form : rowLockAndLease()) {
+            cases.add(org.junit.jupiter.params.provider.Arguments.of(form, true));
+            cases.add(org.junit.jupiter.params.provider.Arguments.of(form, false));
+        }
+        return cases;
+    }
+
+    /**
+     * Handlers that take longer than claims: no claim takes a row beyond its free workers, so no row waits on
+     * a slow handler (each handler here works 200 ms; a claim takes a few).
+     */
+    @ParameterizedTest
+    @MethodSource("rowLockAndLease")
+    public final void slow_handlers_keep_every_claim_within_the_free_workers(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        List<Integer> claims = new CopyOnWriteArrayList<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                if (rows > 0) {
+                    claims.add(rows);
+                }
+            }
+        });
+        broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(2).handle((job, d) -> {
+            // the handler's work, not a wait for another thread
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            return Outcome.ack();
+        });
+        insertMany(t, "bulk", 12);
+        broker.start();
+        await().atMost(PATIENCE).until(() -> count(t, "processed_at is not null") == 12);
+        assertThat(claims).as("the rows of each claim").allSatisfy(rows -> assertThat(rows).isBetween(1, 2));
+    }
+
+    /**
+     * A row claimed ahead that is still waiting for a worker when the drain ends is given back without its
+     * handler running: two workers, quick handlers for forty rows, then rows whose handlers hold on. Two
+     * handlers hold, two rows wait for a worker, and the broker closes; once the two handlers return, nothing
+     * else runs.
+     */
+    @ParameterizedTest
+    @MethodSource("rowLockAndLease")
+    public final void a_row_claimed_ahead_that_waits_for_a_worker_at_the_drain_never_runs(Form form)
+            throws Exception {
+        assumeTrue(engine() != Engine.SQLITE, "SQLite's claims take no rows ahead");
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, form);
+        AtomicInteger claimed = new AtomicInteger();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                claimed.addAndGet(rows);
+            }
+        }, settings -> settings.drainTimeout(Duration.ofMillis(300)));
+        Set<Integer> held = ConcurrentHashMap.newKeySet();
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(2).handle((job, d) -> {
+            if (job.n() >= 40) {
+                held.add(job.n());
+                letGo.await(PATIENCE.toSeconds(), SECONDS);
+            }
+            return Outcome.ack();
+        });
+        insertMany(t, "bulk", 50);
+        broker.start();
+        try {
+            // forty quick rows, two rows in their handlers and two claimed ahead of them
+            await().atMost(PATIENCE).until(() -> held.size() == 2 && claimed.get() == 44);
+            broker.close();
+        } finally {
+            letGo.countDown();
+        }
+        await("no handler but the two that held runs after the drain").during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5)).until(() -> held.size() == 2);
+    }
+
     private static List<Message> numbered(int from, int to) {
         List<Message> messages = new ArrayList<>();
         for (int n = from; n < to; n++) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -56,6 +57,11 @@ final class Deliveries<T> implements Dispatch {
     private boolean claiming;
     /** The rows the claim in progress has put into work; the claim thread's alone. */
     private int dispatched;
+    /**
+     * Where claims take rows ahead of the free workers ({@link Slots#ahead()}), a permit per worker, taken
+     * in claim order before each handler runs; else null.
+     */
+    private final Semaphore workerTurns;
     /** Held while a delivery goes into work, so that none does once the drain has released the others. */
     private final ReentrantLock admission = new ReentrantLock();
     /** False once the drain has released the deliveries in work; read and moved under {@link #admission}. */
@@ -70,6 +76,7 @@ final class Deliveries<T> implements Dispatch {
         this.slots = slots;
         this.completer = completer;
         this.pollNanos = pollNanos;
+        this.workerTurns = slots.ahead() > 0 ? new Semaphore(subscription.mount.workers, true) : null;
         String name = "tablequeue-handler-" + queue.name();
         this.batch = subscription.mount.batch > 0 ? new ArrayList<>() : null;
         int platform = subscription.mount.threads;
@@ -272,8 +279,9 @@ final class Deliveries<T> implements Dispatch {
     }
 
     /**
-     * Runs the handler on a virtual thread of its own (or one of the subscription's platform threads); its worker is free when it returns, and the completer
-     * takes its answer. A row taken once the subscription has drained is given back instead.
+     * Runs the handler on a virtual thread of its own (or one of the subscription's platform threads), once a
+     * worker is free where rows are claimed ahead of the workers; its worker is free when it returns, and the
+     * completer takes its answer. A row taken once the subscription has drained is given back instead.
      */
     @Override
     public void start(InWork d) {
@@ -289,24 +297,56 @@ final class Deliveries<T> implements Dispatch {
             turnAway(d);
             return;
         }
-        handlers.execute(() -> {
-            long began = System.nanoTime();
-            Settlement.Pending pending;
-            try {
-                pending = new Settlement.Pending(d, handling.outcome(d));
-            } catch (Error e) {
-                if (d.tx != null) {
-                    d.tx.decide(false);
-                }
-                stopOnError(d, e);
-                throw e;
+        handlers.execute(workerTurns == null ? () -> handle(d) : () -> handleInTurn(d));
+    }
+
+    /**
+     * Runs {@code d}'s handler once a worker is free: a row claimed ahead waits here for one, in claim order.
+     * One whose subscription has drained meanwhile is given back without running.
+     */
+    private void handleInTurn(InWork d) {
+        workerTurns.acquireUninterruptibly();
+        try {
+            if (admitting()) {
+                handle(d);
+            } else {
+                turnAway(d);
             }
-            Duration took = Duration.ofNanos(System.nanoTime() - began);
-            if (!pending.writesNothing()) {
-                tell(() -> broker.listener.handled(d, pending.outcome(), took));
+        } finally {
+            workerTurns.release();
+        }
+    }
+
+    /** Runs {@code d}'s handler on this thread and hands its answer to the completer. */
+    private void handle(InWork d) {
+        long began = System.nanoTime();
+        Settlement.Pending pending;
+        try {
+            pending = new Settlement.Pending(d, handling.outcome(d));
+        } catch (Error e) {
+            if (d.tx != null) {
+                d.tx.decide(false);
             }
-            completer.complete(pending);
-        });
+            stopOnError(d, e);
+            throw e;
+        }
+        long nanos = System.nanoTime() - began;
+        slots.handlerTook(nanos);
+        Duration took = Duration.ofNanos(nanos);
+        if (!pending.writesNothing()) {
+            tell(() -> broker.listener.handled(d, pending.outcome(), took));
+        }
+        completer.complete(pending);
+    }
+
+    /** Whether rows still go into work (the drain has not released those in work). */
+    private boolean admitting() {
+        admission.lock();
+        try {
+            return admitting;
+        } finally {
+            admission.unlock();
+        }
     }
 
     /** Counts {@code d} in work, unless the subscription has drained; false then. */

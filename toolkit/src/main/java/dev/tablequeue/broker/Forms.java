@@ -47,9 +47,32 @@ final class Forms {
      * itself, which it could not while it waited for them.
      */
     static Duration claimWindow(SubscriptionContext ctx) {
+        return claimsForSeveral(ctx) ? ctx.broker.claimWindow : Duration.ZERO;
+    }
+
+    /**
+     * Whether a claim takes rows for several workers at once and the claim thread leaves the outcomes to the
+     * settle threads: not where it takes one row (a FIFO group, the service's own claim, a transactional row
+     * lock claim), nor where the claim thread writes the outcomes itself.
+     */
+    private static boolean claimsForSeveral(SubscriptionContext ctx) {
         boolean oneRow = ctx.binding.fifo() || ctx.binding.owns(Event.CLAIM)
                 || (ctx.transactional && ctx.binding.form() == Form.ROW_LOCK);
-        return oneRow || claimThreadWrites(ctx) ? Duration.ZERO : ctx.broker.claimWindow;
+        return !oneRow && !claimThreadWrites(ctx);
+    }
+
+    /**
+     * The rows a claim of the subscription may take beyond its free workers while its handlers take less time
+     * than its claims ({@link Slots}): as many as it has workers, where its claims take rows for several
+     * workers at once and leave the outcomes to the settle threads, and the broker allows it
+     * ({@link QueueBroker.Builder#claimAhead}); none in the advisory form, where a row's key is held until its
+     * handler returns, in a transactional subscription, whose deliveries each open a transaction, for batch
+     * handlers, which take a batch per claim already, and in in-process mode.
+     */
+    static int claimAhead(SubscriptionContext ctx, Mount<?> mount) {
+        boolean allowed = ctx.broker.claimAhead && !ctx.broker.inProcess && mount.workers > 1 && mount.batch == 0
+                && !ctx.transactional && ctx.binding.form() != Form.ADVISORY && claimsForSeveral(ctx);
+        return allowed ? mount.workers : 0;
     }
 
     /**

@@ -50,6 +50,7 @@ public final class QueueBroker {
     final Duration drainTimeout;
     final Duration ownRowWait;
     final Duration claimWindow;
+    final boolean claimAhead;
     final Clock clock;
     final Codec codec;
     final BrokerListener listener;
@@ -76,6 +77,7 @@ public final class QueueBroker {
         this.drainTimeout = b.drainTimeout;
         this.ownRowWait = b.ownRowWait;
         this.claimWindow = b.claimWindow;
+        this.claimAhead = b.claimAhead;
         this.clock = b.clock;
         this.codec = b.codec;
         this.listener = b.listener;

@@ -21,9 +21,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * free one after another each start a claim of their own (a statement, and in the row lock form a commit) for
  * one or two rows, and the claims stay that small for as long as the load lasts. With it, one claim serves
  * them all. The window never delays a claim on an idle subscription, where nothing is in work.
+ *
+ * <p>Where its subscription allows it ({@link Forms#claimAhead}), a claim also takes up to {@code ahead} rows
+ * more than there are workers free, while its handlers take less time than its claims (the average of the
+ * recent ones, {@link #handlerTook} and {@link #claimTook}): such a row waits for the next worker to free,
+ * which is sooner than the next claim would have brought it, and the workers no longer wait on each claim's
+ * round trip. Where handlers take longer than claims, or before any has returned, a claim takes no more rows
+ * than workers are free, so no row waits on a slow handler.
  */
 final class Slots {
     private final int workers;
+    /** The rows a claim may take beyond the free workers, while handlers are faster than claims. */
+    private final int ahead;
     private final int unsettledLimit;
     private final long windowNanos;
     private final ReentrantLock lock = new ReentrantLock();
@@ -32,6 +41,9 @@ final class Slots {
     private int unsettled;
     /** Set at shutdown: a claim waiting for more room takes what it has. */
     private boolean stopping;
+    /** The recent handlers' and claims' average durations, in nanoseconds; -1 until one is measured. */
+    private long handlerNanos = -1;
+    private long claimNanos = -1;
 
     /** Room for {@code workers}; a claim takes what is free at once. */
     Slots(int workers) {
@@ -40,9 +52,23 @@ final class Slots {
 
     /** Room for {@code workers}; a claim waits up to {@code windowNanos} for more room while rows are in work. */
     Slots(int workers, long windowNanos) {
+        this(workers, 0, windowNanos);
+    }
+
+    /**
+     * Room for {@code workers}, and for {@code ahead} rows more while handlers take less time than claims; a
+     * claim waits up to {@code windowNanos} for more room while rows are in work.
+     */
+    Slots(int workers, int ahead, long windowNanos) {
         this.workers = workers;
-        this.unsettledLimit = unsettledLimit(workers);
+        this.ahead = ahead;
+        this.unsettledLimit = unsettledLimit(workers + ahead);
         this.windowNanos = windowNanos;
+    }
+
+    /** The rows a claim may take beyond its free workers; 0 where every row claimed has a worker free. */
+    int ahead() {
+        return ahead;
     }
 
     /**
@@ -54,9 +80,9 @@ final class Slots {
     }
 
     /**
-     * Takes every free worker, up to {@code max}, waiting up to {@code nanos} for one; 0 where none came.
-     * Where fewer than {@code max} are free and rows are in work, it then waits up to the window for room for
-     * {@code max}. The caller gives back what its claim did not fill with {@link #giveBack(int)}.
+     * Takes every free worker, up to {@code max} (and the rows it may take ahead, see {@link #ahead()}),
+     * waiting up to {@code nanos} for room; 0 where none came. Where there is room for fewer than
+     * {@code max} and rows are in work, it then waits up to the window for room for {@code max}. The caller gives back what its claim did not fill with {@link #giveBack(int)}.
      */
     int take(int max, long nanos) throws InterruptedException {
         lock.lock();
@@ -72,7 +98,7 @@ final class Slots {
             for (long window = windowNanos; window > 0 && !stopping && room() < want && (busy > 0 || unsettled > 0); ) {
                 window = changed.awaitNanos(window);
             }
-            int n = Math.min(max, room());
+            int n = Math.min(max + aheadNow(), room());
             busy += n;
             unsettled += n;
             return n;
@@ -97,7 +123,43 @@ final class Slots {
     }
 
     private int room() {
-        return Math.max(0, Math.min(workers - busy, unsettledLimit - unsettled));
+        return Math.max(0, Math.min(workers + aheadNow() - busy, unsettledLimit - unsettled));
+    }
+
+    /** The rows a claim takes ahead now: {@link #ahead} while handlers take less time than claims, else 0. */
+    private int aheadNow() {
+        return handlerNanos >= 0 && claimNanos >= 0 && handlerNanos < claimNanos ? ahead : 0;
+    }
+
+    /** A handler returned after {@code nanos}; counted only where claims may take rows ahead. */
+    void handlerTook(long nanos) {
+        if (ahead == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            handlerNanos = average(handlerNanos, nanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A claim that took rows lasted {@code nanos}; counted only where claims may take rows ahead. */
+    void claimTook(long nanos) {
+        if (ahead == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            claimNanos = average(claimNanos, nanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A moving average that gives the latest sample an eighth of its weight; the first sample as it is. */
+    private static long average(long before, long sample) {
+        return before < 0 ? sample : before + (sample - before) / 8;
     }
 
     /** Returns {@code n} workers a claim took but found no rows for. */

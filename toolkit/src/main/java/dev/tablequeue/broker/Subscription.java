@@ -137,7 +137,8 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         // a batch subscription counts rows: each worker's claim takes up to a batch of them
-        slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimWindow(ctx).toNanos());
+        slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimAhead(ctx, mount),
+                Forms.claimWindow(ctx).toNanos());
         claimer = Forms.claimer(ctx, settlement, keys);
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
@@ -308,8 +309,12 @@ final class Subscription<T> {
             try {
                 long began = System.nanoTime();
                 if (claimUnlessPaused(free)) {
-                    Duration took = Duration.ofNanos(System.nanoTime() - began);
+                    long nanos = System.nanoTime() - began;
+                    Duration took = Duration.ofNanos(nanos);
                     int rows = deliveries.dispatched();
+                    if (rows > 0) {
+                        slots.claimTook(nanos);
+                    }
                     deliveries.tell(() -> broker.listener.claimed(queue, rows, took));
                 }
                 backoff = 0;

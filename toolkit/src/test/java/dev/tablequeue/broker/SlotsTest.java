@@ -101,6 +101,57 @@ class SlotsTest {
         assertThat(claim.get(10, TimeUnit.SECONDS)).isEqualTo(2);
     }
 
+    @Test
+    void a_claim_takes_rows_ahead_of_its_workers_while_handlers_take_less_time_than_claims() throws Exception {
+        Slots slots = new Slots(4, 4, 0);
+        slots.claimTook(1_000_000);
+        slots.handlerTook(10_000);
+        assertThat(slots.take(4, NO_WAIT)).isEqualTo(8);
+        assertThat(slots.take(4, NO_WAIT)).isZero();
+        free(slots, 3);
+        assertThat(slots.take(4, NO_WAIT)).isEqualTo(3);
+    }
+
+    @Test
+    void a_claim_takes_no_row_ahead_while_handlers_take_longer_than_claims() throws Exception {
+        Slots slots = new Slots(4, 4, 0);
+        slots.claimTook(1_000_000);
+        slots.handlerTook(5_000_000);
+        assertThat(slots.take(4, NO_WAIT)).isEqualTo(4);
+        assertThat(slots.take(4, NO_WAIT)).isZero();
+    }
+
+    @Test
+    void a_claim_takes_no_row_ahead_before_a_handler_has_returned() throws Exception {
+        Slots slots = new Slots(4, 4, 0);
+        slots.claimTook(1_000_000);
+        assertThat(slots.take(4, NO_WAIT)).isEqualTo(4);
+        assertThat(slots.take(4, NO_WAIT)).isZero();
+    }
+
+    @Test
+    void handlers_that_slow_down_end_the_rows_taken_ahead() throws Exception {
+        Slots slots = new Slots(2, 2, 0);
+        slots.claimTook(1_000_000);
+        slots.handlerTook(10_000);
+        assertThat(slots.take(2, NO_WAIT)).isEqualTo(4);
+        free(slots, 4);
+        for (int i = 0; i < 20; i++) {
+            slots.handlerTook(50_000_000);
+        }
+        assertThat(slots.take(2, NO_WAIT)).isEqualTo(2);
+    }
+
+    @Test
+    void without_rows_ahead_the_durations_change_nothing() throws Exception {
+        Slots slots = new Slots(4, 0, 0);
+        slots.claimTook(1_000_000);
+        slots.handlerTook(10_000);
+        assertThat(slots.ahead()).isZero();
+        assertThat(slots.take(4, NO_WAIT)).isEqualTo(4);
+        assertThat(slots.take(4, NO_WAIT)).isZero();
+    }
+
     /** {@code n} handlers return and their outcomes are written. */
     private static void free(Slots slots, int n) {
         for (int i = 0; i < n; i++) {
