@@ -82,7 +82,8 @@ final class Slots {
     /**
      * Takes every free worker, up to {@code max} (and the rows it may take ahead, see {@link #ahead()}),
      * waiting up to {@code nanos} for room; 0 where none came. Where there is room for fewer than
-     * {@code max} and rows are in work, it then waits up to the window for room for {@code max}. The caller gives back what its claim did not fill with {@link #giveBack(int)}.
+     * {@code max} and rows are in work, it then waits up to the window for room for {@code max}. The caller
+     * gives back what its claim did not fill with {@link #giveBack(int)}.
      */
     int take(int max, long nanos) throws InterruptedException {
         lock.lock();
