@@ -240,7 +240,9 @@ final class BenchDatabase implements AutoCloseable {
                 {"wal_level", "SHOW wal_level"},
                 {"shared_buffers", "SHOW shared_buffers"},
                 {"max_connections", "SHOW max_connections"},
-                // how often autovacuum visits a database: the steady state's dead tuples hang on it
+                // whether autovacuum runs at all, and how often it visits a database: the steady state's dead
+                // tuples hang on both
+                {"autovacuum", "SHOW autovacuum"},
                 {"autovacuum_naptime", "SHOW autovacuum_naptime"},
             };
             case MARIADB -> new String[][] {
