@@ -323,14 +323,7 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         List<Integer> claims = new CopyOnWriteArrayList<>();
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
-                if (rows > 0) {
-                    claims.add(rows);
-                }
-            }
-        }, settings -> settings.claimWindow(PATIENCE));
+        QueueBroker broker = broker(claimsInto(claims), settings -> settings.claimWindow(PATIENCE));
         List<CountDownLatch> letGo = List.of(new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1),
                 new CountDownLatch(1));
         CountDownLatch firstInWork = new CountDownLatch(4);
@@ -376,14 +369,7 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
         List<Integer> claims = new CopyOnWriteArrayList<>();
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
-                if (rows > 0) {
-                    claims.add(rows);
-                }
-            }
-        }, settings -> settings.claimAhead(claimAhead));
+        QueueBroker broker = broker(claimsInto(claims), settings -> settings.claimAhead(claimAhead));
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(4).handle((job, d) -> {
@@ -424,14 +410,7 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
         List<Integer> claims = new CopyOnWriteArrayList<>();
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
-                if (rows > 0) {
-                    claims.add(rows);
-                }
-            }
-        });
+        QueueBroker broker = broker(claimsInto(claims));
         broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(2).handle((job, d) -> {
             // the handler's work, not a wait for another thread
             java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
@@ -457,14 +436,7 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, form);
         List<Integer> claims = new CopyOnWriteArrayList<>();
-        QueueBroker broker = broker(new BrokerListener() {
-            @Override
-            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
-                if (rows > 0) {
-                    claims.add(rows);
-                }
-            }
-        }, settings -> settings.drainTimeout(Duration.ofMillis(300)));
+        QueueBroker broker = broker(claimsInto(claims), settings -> settings.drainTimeout(Duration.ofMillis(300)));
         Set<Integer> held = ConcurrentHashMap.newKeySet();
         CountDownLatch letGo = new CountDownLatch(1);
         broker.subscribe(InboxQueue.of(b, "bulk")).payload(Job.class).workers(2).handle((job, d) -> {
@@ -499,6 +471,18 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         }
         await("no handler but the two that held runs after the drain").during(Duration.ofMillis(300))
                 .atMost(Duration.ofSeconds(5)).until(() -> held.size() == 2);
+    }
+
+    /** A listener that adds the rows of each claim that took any to {@code claims}. */
+    private static BrokerListener claimsInto(List<Integer> claims) {
+        return new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                if (rows > 0) {
+                    claims.add(rows);
+                }
+            }
+        };
     }
 
     private static List<Message> numbered(int from, int to) {
