@@ -183,36 +183,95 @@ public abstract class AdvisoryContract extends BrokerFixture {
      * its own, so each row costs its walk and its settlement. Where the dialect does not walk, the claim reads
      * candidates first.
      */
+    /**
+     * Where the dialect walks the rows and walks on from a settlement, a delivery costs one statement: each
+     * acknowledgement writes the outcome, releases the key and takes its worker's next row; the claim thread
+     * only claims for workers that are free. No key is locked or released by a statement of its own. Elsewhere
+     * the claims read candidates. For one worker and for four.
+     */
     @Test
-    public final void a_claim_for_one_worker_is_one_statement_where_the_dialect_walks_the_rows() throws Exception {
+    public final void a_delivery_is_one_statement_where_the_settlement_walks_on_to_the_next_row() throws Exception {
+        for (int workers : new int[] {1, 4}) {
+            Jobs t = newTable();
+            RoleBinding<Record> b = binding(t, Form.ADVISORY);
+            boolean walksOn;
+            try (Connection c = pool.getConnection()) {
+                var dialect = database().dialect(c);
+                walksOn = dialect.advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent()
+                        && dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+                        .isPresent();
+            }
+            int rows = 40;
+            CountingConnections counting = new CountingConnections(pool, sql -> true);
+            QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
+            brokers.add(broker);
+            broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(workers)
+                    .handle((job, d) -> Outcome.ack());
+            // every row is due before the first claim: no claim finds the queue empty until the last row is taken
+            insertMany(t, "emails", rows);
+            broker.start();
+            awaitCount(t, "processed_at is not null", rows);
+            broker.close();
+            List<String> statements = counting.executed.stream().map(CountingConnections::plain)
+                    .filter(sql -> sql.contains(t.getName())).toList();
+            if (!walksOn) {
+                assertThat(statements).as("the claims read candidates").anyMatch(sql -> sql.contains("as tq_key"));
+                continue;
+            }
+            assertThat(statements).as("%d workers: every acknowledgement walks on", workers)
+                    .filteredOn(sql -> sql.startsWith("with recursive tq_settled as ")).hasSize(rows);
+            assertThat(statements).as("the claim thread walks for free workers alone")
+                    .filteredOn(sql -> sql.startsWith("with recursive tq_walk as ")).hasSizeBetween(1, rows / 2);
+            assertThat(statements).as("no outcome is written apart from a walk")
+                    .noneMatch(sql -> sql.startsWith("with tq_settled as ") || sql.startsWith("update "));
+            assertThat(counting.executed.stream().map(CountingConnections::plain))
+                    .as("no key is locked or released by a statement of its own")
+                    .noneMatch(sql -> sql.startsWith("select pg_try_advisory_lock") || sql.startsWith("select pg_advisory_unlock"));
+        }
+    }
+
+    /**
+     * Rows of a key held elsewhere at the head of the queue: a settlement's walk tries as many as a walk may
+     * and gives up, and the settlements after it write their outcomes without walking on, so the free rows
+     * behind come from the claims' candidates rather than from a long walk per delivery.
+     */
+    @Test
+    public final void after_a_settlement_walk_gives_up_behind_a_held_key_the_next_settlements_do_not_walk()
+            throws Exception {
         Jobs t = newTable();
-        RoleBinding<Record> b = binding(t, Form.ADVISORY);
-        boolean walks;
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("note-{note}").build();
         try (Connection c = pool.getConnection()) {
-            walks = database().dialect(c).advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent();
+            var dialect = database().dialect(c);
+            assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+                    .isPresent(), "an advisory settlement walks on");
         }
-        int rows = 20;
-        CountingConnections counting = new CountingConnections(pool, sql -> true);
-        QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
-        brokers.add(broker);
-        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(1).handle((job, d) -> Outcome.ack());
-        // every row is due before the first claim: no claim finds the queue empty until the last row is taken
-        insertMany(t, "emails", rows);
-        broker.start();
-        awaitCount(t, "processed_at is not null", rows);
-        broker.close();
-        List<String> claims = counting.executed.stream().map(CountingConnections::plain)
-                .filter(sql -> sql.contains(t.getName()) && !sql.contains("update " + t.getName() + " set processed_at"))
-                .toList();
-        if (!walks) {
-            assertThat(claims).as("the claims read candidates").anyMatch(sql -> sql.contains("as tq_key"));
-            return;
+        int free = 120;
+        for (int i = 0; i < 200 + free; i++) {
+            String note = i < 200 ? "held" : "free-" + i;
+            dsl().insertInto(t).set(t.GRP, "emails").set(t.NOTE, note)
+                    .set(t.PAYLOAD, ("{\"n\":" + i + ",\"kind\":\"" + note + "\"}").getBytes()).execute();
         }
-        assertThat(claims).filteredOn(sql -> sql.startsWith("with recursive tq_walk as ")).hasSizeGreaterThanOrEqualTo(rows);
-        assertThat(claims).as("no row is taken from candidates").noneMatch(sql -> sql.startsWith("with tq_lock as "));
-        assertThat(counting.executed.stream().map(CountingConnections::plain))
-                .as("no key is locked or released by a statement of its own")
-                .noneMatch(sql -> sql.startsWith("select pg_try_advisory_lock") || sql.startsWith("select pg_advisory_unlock"));
+        try (Connection there = db.connect()) {
+            var hold = ServerProbe.holdKey(there, "note-held");
+            try {
+                CountingConnections counting = new CountingConnections(pool, sql -> true);
+                QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
+                brokers.add(broker);
+                broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4)
+                        .handle((job, d) -> Outcome.ack());
+                broker.start();
+                awaitCount(t, "note like 'free-%' and processed_at is not null", free);
+                broker.close();
+                assertThat(count(t, "processed_at is not null")).as("no row of the held key").isEqualTo(free);
+                long walkedOn = counting.executed.stream().map(CountingConnections::plain)
+                        .filter(sql -> sql.startsWith("with recursive tq_settled as ")).count();
+                // one settlement in 65 walks on, and each gives up: a few for the whole queue
+                assertThat(walkedOn).as("settlements that walked on, of %d", free).isBetween(1L, 8L);
+            } finally {
+                hold.ifPresent(h -> h.release());
+            }
+        }
     }
 
     /**

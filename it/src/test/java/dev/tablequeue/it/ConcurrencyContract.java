@@ -315,6 +315,8 @@ public abstract class ConcurrencyContract extends BrokerFixture {
      * waits up to the window for more, so workers that free one after another share one claim. Four handlers
      * return one by one and the next claim takes the four new rows together. On SQLite, whose claim thread
      * writes the outcomes such a wait would hold up, there is no window: the first freed worker claims alone.
+     * Where an advisory settlement walks on (PostgreSQL), each handler's settlement takes its worker's next
+     * row, one claim of one row each, and no worker waits for the window.
      */
     @ParameterizedTest
     @MethodSource("forms")
@@ -350,8 +352,23 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         awaitCount(t, "processed_at is not null", 8);
         if (engine() == Engine.SQLITE) {
             assertThat(claims.get(1)).as("the first claim after a worker freed, of " + claims).isLessThan(4);
+        } else if (settlementsWalkOn(b)) {
+            // each freed worker's settlement takes that worker's next row itself: no worker waits for a claim
+            assertThat(claims).containsExactly(4, 1, 1, 1, 1);
         } else {
             assertThat(claims).containsExactly(4, 4);
+        }
+    }
+
+    /** Whether an advisory settlement of {@code b} walks on to its worker's next row on this database. */
+    private boolean settlementsWalkOn(RoleBinding<Record> b) throws java.sql.SQLException {
+        if (b.form() != Form.ADVISORY) {
+            return false;
+        }
+        try (java.sql.Connection c = pool.getConnection()) {
+            var dialect = database().dialect(c);
+            return dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+                    .isPresent();
         }
     }
 

@@ -29,13 +29,14 @@ final class Forms {
      * the subscription opens.
      */
     static Completer completer(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots,
-            Wakeup wakeup, String name) {
+            Wakeup wakeup, String name, int workers) {
         boolean inline = claimThreadWrites(ctx);
         int writers = inline ? 0 : SETTLERS;
+        int keyWriters = inline ? 0 : Math.max(SETTLERS, workers);
         return switch (ctx.binding.form()) {
             case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name, SETTLERS);
             case LEASE -> inline(new LeaseCompleter(ctx, settlement, slots, name, writers), inline, slots, wakeup);
-            case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, writers), inline, slots,
+            case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, keyWriters), inline, slots,
                     wakeup);
         };
     }
@@ -73,6 +74,18 @@ final class Forms {
         boolean allowed = ctx.broker.claimAhead && !ctx.broker.inProcess && mount.workers > 1 && mount.batch == 0
                 && !ctx.transactional && ctx.binding.form() != Form.ADVISORY && claimsForSeveral(ctx);
         return allowed ? mount.workers : 0;
+    }
+
+    /**
+     * Whether a settlement walks on to its worker's next row ({@link KeyCompleter.WalkOn}): in the advisory
+     * form, where the settle threads write the outcomes, for single deliveries (not {@code batch(n)}, whose
+     * claim fills a batch), outside a transactional subscription (whose deliveries each open a transaction)
+     * and outside in-process mode (whose claims run where the service calls). The statements decide the rest
+     * ({@link dev.tablequeue.dialect.SubscriptionStatements#walking()}).
+     */
+    static boolean settlementsWalkOn(SubscriptionContext ctx, Mount<?> mount) {
+        return ctx.binding.form() == Form.ADVISORY && !claimThreadWrites(ctx) && mount.batch == 0
+                && !ctx.transactional && !ctx.broker.inProcess;
     }
 
     /**

@@ -18,6 +18,13 @@ import java.util.concurrent.TimeUnit;
  * ({@link dev.tablequeue.dialect.QueueDialect#advisorySettleAndUnlock}). These outcomes are not batched:
  * each is written on its own delivery's connection, by one of the subscription's settle threads (or,
  * {@link InlineCompleter}, by the claim thread).
+ *
+ * <p>Where the dialect walks the rows and writes an outcome, releases its key and walks to the next row in one
+ * statement ({@link dev.tablequeue.dialect.QueueDialect#advisorySettleAndWalk}), and the subscription opened
+ * its {@link WalkOn} gate, a settlement is also its worker's next claim: the worker stays taken while the
+ * statement runs, and a row it took goes into work on the same connection, which keeps its key, as that
+ * worker's. So a delivery costs one statement rather than a claim and a settlement. Where it took none, the
+ * worker frees and the connection goes back, as after a settlement alone.
  */
 final class KeyCompleter implements Completer, InlineCompleter.Queued {
     private final SubscriptionContext ctx;
@@ -31,6 +38,38 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     private final Settler settler;
     /** The deliveries whose settlement was under way when the drain released the others. */
     private final List<InWork> settling = new CopyOnWriteArrayList<>();
+    private final ClaimSteps steps;
+    /** Where settlements walk on to the next row: the subscription's gate; null where they do not. */
+    private volatile WalkOn walkOn;
+    /**
+     * The settlements still to write without walking on, after a walk gave up behind rows of keys held
+     * elsewhere: where such rows fill the head of the queue, each walk would try as many before giving up, and
+     * the claim thread's candidates, which leave out held keys in one scan, find the free rows behind them.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger walksSkipped = new java.util.concurrent.atomic.AtomicInteger();
+    /** How many settlements after a walk that gave up write without walking on. */
+    static final int SKIPPED_AFTER_A_CUT = 64;
+
+    /**
+     * The subscription's side of a settlement that claims: whether it claims now, and where a row so taken
+     * goes into work.
+     */
+    interface WalkOn {
+        /**
+         * Whether the subscription claims now (running, not paused); where it does, pause and stop wait
+         * until {@link #leave()}, so nothing is claimed once they return.
+         */
+        boolean enter();
+
+        /** Ends what {@link #enter()} began. */
+        void leave();
+
+        /** Puts {@code next} into work on its worker (which it already holds), after a claim of {@code took}. */
+        void start(InWork next, java.time.Duration took);
+
+        /** Reports a settlement's walk that took nothing. */
+        void foundNothing(java.time.Duration took);
+    }
 
     KeyCompleter(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots, String name,
             int writers) {
@@ -41,6 +80,17 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         this.slots = slots;
         this.writers = writers > 0 ? Executors.newFixedThreadPool(writers, Threads.platform(name)) : null;
         this.settler = new Settler(null, slots, name, 0);
+        this.steps = new ClaimSteps(ctx);
+    }
+
+    /**
+     * Lets each settlement walk on to its worker's next row, where the statements offer it and the settle
+     * threads write the outcomes (not where the claim thread does).
+     */
+    void walkOn(WalkOn gate) {
+        if (writers != null && !ctx.statements.walking().isEmpty()) {
+            this.walkOn = gate;
+        }
     }
 
     @Override
@@ -50,7 +100,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
 
     @Override
     public void queue(Settlement.Pending p) {
-        settler.submit(new Settler.Task(() -> settleOnItsConnection(p), 0));
+        settler.submit(new Settler.Task(() -> settleOnItsConnection(p, null), 0));
     }
 
     /**
@@ -59,66 +109,115 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      */
     @Override
     public void complete(Settlement.Pending p) {
-        slots.handled();
+        // a settlement that may claim keeps its worker until it knows whether it took a row
+        WalkOn gate = p.d().tx == null && !p.writesNothing() && !skipsWalk() ? walkOn : null;
+        if (gate == null) {
+            slots.handled();
+        }
         if (p.d().tx != null && p.d().tx.keeps()) {
             // written here, in the delivery's transaction, which holds the database's write lock on SQLite:
             // not in turn with the claim, which may wait for that lock
-            settleOnItsConnection(p);
+            settleOnItsConnection(p, null);
+            return;
+        }
+        if (gate != null) {
+            // the settlement is its worker's next claim: written on the worker's own thread, each worker's at
+            // once, rather than queued for the two settle threads
+            settleOnItsConnection(p, gate);
             return;
         }
         try {
-            writers.execute(() -> settleOnItsConnection(p));
+            writers.execute(() -> settleOnItsConnection(p, null));
         } catch (RejectedExecutionException drained) {
-            settleOnItsConnection(p);
+            settleOnItsConnection(p, null);
         }
     }
 
-    /** Writes the outcome and releases the key on the delivery's connection, then returns the connection. */
-    private void settleOnItsConnection(Settlement.Pending p) {
+    /**
+     * Writes the outcome and releases the key on the delivery's connection, then returns the connection; where
+     * {@code gate} is given and the settlement took the next row, that row goes into work on the connection
+     * instead, on the worker the settled one held.
+     */
+    private void settleOnItsConnection(Settlement.Pending p, WalkOn gate) {
         InWork d = p.d();
         boolean turn = d.tx == null || !d.tx.keeps();
         if (turn) {
             ctx.turn.lock();
         }
-        boolean took = false;
+        Settled settled = Settled.RELEASED;
         try {
-            took = settle(p);
+            settled = settle(p, gate);
         } finally {
             if (turn) {
                 ctx.turn.unlock();
             }
-            if (took) {
-                // a delivery released at shutdown gave its connection back then
-                keys.giveBack(d);
+            if (settled.next() != null) {
+                // the connection and the worker pass to the row taken, which counts as unsettled in its place
+                ctx.inWork.remove(d);
+                d.connectionBack.countDown();
+                gate.start(settled.next(), settled.claimTook());
+            } else {
+                if (settled.tookConnection()) {
+                    // a delivery released at shutdown gave its connection back then
+                    keys.giveBack(d);
+                }
+                ctx.inWork.remove(d);
+                if (gate != null) {
+                    slots.handled();
+                }
+                slots.settled(1);
+                if (settled.claimTook() != null) {
+                    gate.foundNothing(settled.claimTook());
+                }
             }
-            ctx.inWork.remove(d);
-            slots.settled(1);
         }
+    }
+
+    /**
+     * What a settlement came to: whether it took the delivery (and so returns its connection), and, where it
+     * walked on, how long that took and the row it took, if any.
+     */
+    private record Settled(boolean tookConnection, InWork next, java.time.Duration claimTook) {
+        static final Settled RELEASED = new Settled(false, null, null);
+        static final Settled TOOK = new Settled(true, null, null);
     }
 
     /**
      * Writes one outcome on the connection that holds its key (nothing for {@link Settlement.Pending#nothing}),
      * then releases the key. A failure is logged and reported to the listener.
      *
-     * @return whether this settlement took the delivery, and so returns its connection; false where the
-     *     delivery was released at shutdown, which returned the connection then
+     * @return whether this settlement took the delivery, and so returns its connection (false where the
+     *     delivery was released at shutdown, which returned the connection then); where it walked on
+     *     ({@code gate} given, and the subscription still claiming), the row it took
      */
-    private boolean settle(Settlement.Pending p) {
+    private Settled settle(Settlement.Pending p, WalkOn gate) {
         InWork d = p.d();
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
                 reports.failed(p, reports.closed(d, p.outcome()));
-                return false;
+                return Settled.RELEASED;
             }
             Settlement.Write written = null;
             // whether the outcome's statement released the key as well
             boolean unlocked = false;
+            Settled settled = Settled.TOOK;
             try {
                 if (!p.writesNothing()) {
                     Settlement.Write w = settlement.plan(p);
                     Statement unlocking = unlocking(w);
-                    if (unlocking != null) {
+                    Statement walking = gate != null && unlocking != null
+                            ? ctx.statements.walking().get(w.plan().run().get(0)) : null;
+                    if (walking != null && gate.enter()) {
+                        try {
+                            // a failure leaves unknown whether a key the walk locked is held: the session ends
+                            unlocked = true;
+                            d.evicted = true;
+                            settled = writeAndWalk(d, w, walking);
+                        } finally {
+                            gate.leave();
+                        }
+                    } else if (unlocking != null) {
                         d.evicted = !writeAndUnlock(d.connection, w, unlocking);
                         unlocked = true;
                     } else {
@@ -139,10 +238,40 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
             if (written != null) {
                 reports.succeeded(written);
             }
-            return true;
+            return settled;
         } finally {
             d.lock.unlock();
         }
+    }
+
+    /** Whether this settlement writes without walking on, as one of those after a walk that gave up. */
+    private boolean skipsWalk() {
+        return walksSkipped.get() > 0 && walksSkipped.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
+
+    /**
+     * Runs {@code walking} for {@code w}: the outcome, its key's release and the walk to the next row. The row
+     * it took goes into work on the same connection, unless the release was not confirmed: the connection
+     * then ends its session, which frees the taken row's key too, and the row goes back to the queue.
+     */
+    private Settled writeAndWalk(InWork d, Settlement.Write w, Statement walking) throws SQLException {
+        long began = System.nanoTime();
+        dev.tablequeue.internal.ClaimSequence.SettledWalk<ClaimedRow> r;
+        try {
+            r = steps.settleAndWalk(d.connection, walking, w.plan().binds(), d.advisoryKey);
+        } catch (SQLException e) {
+            throw reports.statementFailed(List.of(w), walking.purpose(), walking.sql(), e);
+        }
+        java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - began);
+        d.evicted = !r.unlocked();
+        // a row taken on a session that did not hold the settled key goes back as the session ends
+        if (!r.walked().took() || d.evicted) {
+            if (r.walked().cut()) {
+                walksSkipped.set(SKIPPED_AFTER_A_CUT);
+            }
+            return new Settled(true, null, took);
+        }
+        return new Settled(true, new InWork(ctx, r.walked().row(), d.connection, r.walked().key(), null), took);
     }
 
     /**

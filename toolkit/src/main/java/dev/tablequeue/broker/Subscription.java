@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jooq.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,8 @@ final class Subscription<T> {
     private volatile boolean running;
     /** Set by {@link #pause()}: the claim thread claims nothing until {@link #resume()}. */
     private volatile boolean paused;
+    /** Read by each claim a settlement makes, written by pause and stop to wait for those under way. */
+    private final ReentrantReadWriteLock settlementClaims = new ReentrantReadWriteLock();
     /**
      * Held by the claim thread while a claim runs, until its rows are in work, so that {@link #pause()} can
      * wait for a claim in progress.
@@ -140,8 +143,11 @@ final class Subscription<T> {
         slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimAhead(ctx, mount),
                 Forms.claimWindow(ctx).toNanos());
         claimer = Forms.claimer(ctx, settlement, keys);
-        completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
+        completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle", mount.workers);
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
+        if (completer instanceof KeyCompleter keyed && Forms.settlementsWalkOn(ctx, mount)) {
+            keyed.walkOn(new SettlementClaims());
+        }
         completer.start();
         if (!broker.inProcess) {
             claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
@@ -382,6 +388,40 @@ final class Subscription<T> {
         paused = true;
         claimTurn.lock();
         claimTurn.unlock();
+        settlementClaims.writeLock().lock();
+        settlementClaims.writeLock().unlock();
+    }
+
+    /**
+     * The claims settlements make ({@link KeyCompleter.WalkOn}): each runs while the subscription claims,
+     * under {@link #settlementClaims}' read lock, so that pause and stop return only once none is under way.
+     */
+    private final class SettlementClaims implements KeyCompleter.WalkOn {
+        @Override
+        public boolean enter() {
+            settlementClaims.readLock().lock();
+            if (running && !paused) {
+                return true;
+            }
+            settlementClaims.readLock().unlock();
+            return false;
+        }
+
+        @Override
+        public void leave() {
+            settlementClaims.readLock().unlock();
+        }
+
+        @Override
+        public void start(InWork next, Duration took) {
+            deliveries.tell(() -> broker.listener.claimed(queue, 1, took));
+            deliveries.start(next);
+        }
+
+        @Override
+        public void foundNothing(Duration took) {
+            deliveries.tell(() -> broker.listener.claimed(queue, 0, took));
+        }
     }
 
     /** Claims again, at once. */
@@ -402,6 +442,9 @@ final class Subscription<T> {
     void stopAndAwaitClaims() {
         stop();
         try {
+            if (settlementClaims.writeLock().tryLock(CLOSE_GRACE.toNanos(), TimeUnit.NANOSECONDS)) {
+                settlementClaims.writeLock().unlock();
+            }
             // a handler on the claim thread itself ends its claim loop when it returns
             if (claims != null && claims != Thread.currentThread()) {
                 claims.join(CLOSE_GRACE);

@@ -128,6 +128,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> advisorySettleAndWalk(RoleBinding<?> binding, Statement outcome, ClaimShape shape) {
+        return delegate.advisorySettleAndWalk(binding, outcome, shape);
+    }
+
+    @Override
     public Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped) {
         return delegate.fetchByIds(binding, shape, count, stamped);
     }

@@ -244,10 +244,26 @@ public final class PostgresDialect extends JooqQueueDialect {
     @Override
     public Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
-        if (b.column(Role.PRIORITY).map(p -> p.getDataType().nullable()).orElse(false)) {
+        if (!walks(b)) {
             return Optional.empty();
         }
         StatementWriter w = writer();
+        return Optional.of(w.fromNamed("advisory walk", "with recursive " + walkSteps(w, b, shape, false) + ", "
+                + walkState("") + " select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\""
+                + " from \"tq_state\" left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0"));
+    }
+
+    /** Whether the claim order can be walked: not where a NULL priority would stop the row comparison. */
+    private static boolean walks(RoleBinding<?> b) {
+        return !b.column(Role.PRIORITY).map(p -> p.getDataType().nullable()).orElse(false);
+    }
+
+    /**
+     * The walk's CTEs, {@code tq_walk, tq_held, tq_taken, tq_back} (see {@link #advisoryWalk}), with named
+     * placeholders; where {@code passOverSettled}, every row read has another id than the bound one.
+     */
+    private String walkSteps(StatementWriter w, RoleBinding<?> b, ClaimShape shape, boolean passOverSettled) {
+        Condition walked = passOverSettled ? claimable(w, b).and(DSL.not(idIs(w, b))) : claimable(w, b);
         List<Field<?>> order = claimOrderColumns(b);
         List<Field<?>> tried = new ArrayList<>();
         List<Field<?>> last = new ArrayList<>();
@@ -261,14 +277,15 @@ public final class PostgresDialect extends JooqQueueDialect {
         read.add(keyText(w, b).as("tq_key"));
         String first = w.render(w.dsl().select(read)
                 .from(b.table())
-                .where(claimable(w, b))
+                .where(walked)
                 .orderBy(claimOrder(b))
                 .limit(DSL.inline(1)));
+        Condition walkedNext = passOverSettled ? claimable(w, b).and(DSL.not(idIs(w, b))) : claimable(w, b);
         List<Field<?>> readNext = new ArrayList<>(tried);
         readNext.add(keyText(w, b).as("tq_key"));
         String after = w.render(w.dsl().select(readNext)
                 .from(b.table())
-                .where(claimable(w, b))
+                .where(walkedNext)
                 .and(DSL.row(tried).gt(DSL.row(last)))
                 .orderBy(claimOrder(b))
                 .limit(DSL.inline(1)));
@@ -300,7 +317,7 @@ public final class PostgresDialect extends JooqQueueDialect {
                     .returning(taken));
         }
         String id = w.render(DSL.name(b.id().getName()));
-        return Optional.of(w.fromNamed("advisory walk", "with recursive \"tq_walk\" as ((select " + firstColumns
+        return "\"tq_walk\" as ((select " + firstColumns
                 + "\"tq_key\", pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) as \"tq_locked\", 1 as \"tq_step\""
                 + " from (" + first + ") as \"tq_first\") union all (select " + next + "\"tq_next\".\"tq_key\","
                 + " pg_try_advisory_lock(hashtextextended(\"tq_next\".\"tq_key\", 0)), \"tq_walk\".\"tq_step\" + 1"
@@ -309,11 +326,48 @@ public final class PostgresDialect extends JooqQueueDialect {
                 + " \"tq_held\" as (select " + id + " as \"tq_id\", \"tq_key\" from \"tq_walk\" where \"tq_locked\""
                 + " limit 1), \"tq_taken\" as (" + take + "), \"tq_back\" as (select"
                 + " pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\" where not exists"
-                + " (select 1 from \"tq_taken\")), \"tq_state\" as (select exists (select 1 from \"tq_held\") as"
+                + " (select 1 from \"tq_taken\"))";
+    }
+
+    /**
+     * {@code tq_state}: whether the walk locked a key, whether it gave up, and the count of its release (which
+     * the main query reads, so the release runs), then {@code more} columns.
+     */
+    private static String walkState(String more) {
+        return "\"tq_state\" as (select exists (select 1 from \"tq_held\") as"
                 + " \"tq_locked\", exists (select 1 from \"tq_walk\" where \"tq_walk\".\"tq_step\" >= " + WALK_STEPS
                 + " and not \"tq_walk\".\"tq_locked\") as \"tq_cut\", (select count(*) from \"tq_back\") as"
-                + " \"tq_released\") select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\" from"
-                + " \"tq_state\" left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0"));
+                + " \"tq_released\"" + more + ")";
+    }
+
+    /**
+     * {@code WITH RECURSIVE tq_settled AS (outcome RETURNING 1), tq_release AS (the release of
+     * {@link #advisorySettleAndUnlock}), the walk's CTEs passing over the settled row, tq_state AS (the walk's
+     * state and the release's result) SELECT the row taken, or NULLs, with the state}. The outcome's key is
+     * handed to the transaction as {@link #advisorySettleAndUnlock} hands it, so it comes free when the
+     * outcome commits. The walk reads the table as the statement began, where the settled row is still
+     * unsettled: it passes over that row by its id. Where the walk's next row shares the settled row's key,
+     * the session's own hold lets it lock the key again, and the key stays held for that row.
+     */
+    @Override
+    public Optional<Statement> advisorySettleAndWalk(RoleBinding<?> b, Statement outcome, ClaimShape shape) {
+        requireForm(b);
+        if (!walks(b)) {
+            return Optional.empty();
+        }
+        StatementWriter w = writer();
+        Statement walk = w.fromNamed("walk", walkSteps(w, b, shape, true) + ", " + walkState(", (select"
+                + " bool_and(\"tq_u\") from \"tq_release\") as \"tq_unlocked\"") + " select \"tq_taken\".*,"
+                + " \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\", \"tq_state\".\"tq_unlocked\" from"
+                + " \"tq_state\" left join \"tq_taken\" on true where \"tq_state\".\"tq_released\" >= 0");
+        List<Param> params = new ArrayList<>(outcome.params());
+        params.add(Param.of(Param.Kind.KEY));
+        params.addAll(walk.params());
+        return Optional.of(new Statement(outcome.purpose() + ", unlock and walk", "with recursive \"tq_settled\" as ("
+                + outcome.sql() + " returning 1), \"tq_release\" as (select pg_advisory_unlock(\"tq_kept\".\"tq_k\")"
+                + " as \"tq_u\" from (select \"tq_k\", pg_try_advisory_xact_lock(\"tq_k\") as \"tq_x\" from (select"
+                + " hashtextextended(?, 0) as \"tq_k\" from (select count(*) from \"tq_settled\") as \"tq_written\")"
+                + " as \"tq_key\") as \"tq_kept\"), " + walk.sql(), params));
     }
 
     /**

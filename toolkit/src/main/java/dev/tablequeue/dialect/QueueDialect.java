@@ -142,6 +142,20 @@ public interface QueueDialect {
         return Optional.empty();
     }
 
+    /**
+     * {@code outcome}, the release of its row's key as {@link #advisorySettleAndUnlock} releases it, and the
+     * walk of {@link #advisoryWalk} to the next row, all in one statement on the connection that held the
+     * settled row: it binds what {@code outcome} binds, then the key, then the walk's group and clock, and the
+     * settled row's id again, which the walk passes over (the statement's own outcome is not visible to it).
+     * It returns the walk's row and flags, then {@code tq_unlocked}, whether the session held the settled
+     * row's key. A key the walk locked stays held by the session, as after the walk alone; where the statement
+     * fails, the session may hold it. Empty, the default, where the dialect offers none (or no walk); the
+     * runtime then settles and claims apart.
+     */
+    default Optional<Statement> advisorySettleAndWalk(RoleBinding<?> binding, Statement outcome, ClaimShape shape) {
+        return Optional.empty();
+    }
+
     /** Reads {@code count} rows by id; {@code stamped} reports the attempt as it was before a stamp counted it. */
     Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped);
 

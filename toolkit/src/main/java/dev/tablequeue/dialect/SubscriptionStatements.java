@@ -32,6 +32,9 @@ import org.jooq.Table;
  * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
  *     group) mapped to that outcome and its key's release in one statement, where the dialect offers them
  *     and the keys are the dialect's; empty otherwise
+ * @param walking advisory: each outcome of {@code unlocking} mapped to that outcome, its key's release and the
+ *     walk to the next row in one statement, where the dialect offers them and there is a walk; empty
+ *     otherwise
  */
 public record SubscriptionStatements(
         Statement claim,
@@ -51,7 +54,8 @@ public record SubscriptionStatements(
         List<Statement> deadLetterToTable,
         Optional<Statement> extend,
         TransactionOpening opening,
-        Map<Statement, Statement> unlocking) {
+        Map<Statement, Statement> unlocking,
+        Map<Statement, Statement> walking) {
 
     /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
     public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
@@ -89,6 +93,7 @@ public record SubscriptionStatements(
         Optional<Statement> toGroup = deadLetterToGroup
                 ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty();
         Map<Statement, Statement> unlocking = new LinkedHashMap<>();
+        Map<Statement, Statement> walking = new LinkedHashMap<>();
         if (dialectKeys) {
             List<Statement> single = new ArrayList<>(List.of(ack, drop));
             retry.ifPresent(single::add);
@@ -96,6 +101,9 @@ public record SubscriptionStatements(
             toGroup.ifPresent(single::add);
             for (Statement outcome : single) {
                 dialect.advisorySettleAndUnlock(binding, outcome).ifPresent(s -> unlocking.put(outcome, s));
+                if (!fetch && unlocking.containsKey(outcome) && dialect.advisoryWalk(claimed, shape).isPresent()) {
+                    dialect.advisorySettleAndWalk(claimed, outcome, shape).ifPresent(s -> walking.put(outcome, s));
+                }
             }
         }
         return new SubscriptionStatements(
@@ -118,7 +126,8 @@ public record SubscriptionStatements(
                 deadLetterTable != null ? dialect.deadLetterToTable(binding, deadLetterTable) : List.of(),
                 lease ? Optional.of(dialect.leaseExtend(binding)) : Optional.empty(),
                 dialect.transactionOpening(binding),
-                java.util.Collections.unmodifiableMap(unlocking));
+                java.util.Collections.unmodifiableMap(unlocking),
+                java.util.Collections.unmodifiableMap(walking));
     }
 
     /** Every statement, in the order they are prepared. */
@@ -141,6 +150,7 @@ public record SubscriptionStatements(
         all.addAll(deadLetterToTable);
         extend.ifPresent(all::add);
         all.addAll(unlocking.values());
+        all.addAll(walking.values());
         return all;
     }
 

@@ -211,15 +211,37 @@ public class ClaimSequence<R> {
     public Walked<R> walk(Connection c) throws SQLException {
         Binds binds = new Binds().group(group).now(clock.get());
         Statement walk = statements.walk().orElseThrow();
-        return Jdbc.query(c, walk, binds, dialect, rs -> {
-            if (!rs.next()) {
-                throw new SQLException("the " + walk.purpose() + " of \"" + binding.tableName()
-                        + "\" returned no row (it returns one, with or without a row taken)");
-            }
-            String key = rs.getString("tq_key");
-            return new Walked<>(key == null ? null : rows.read(rs), key, rs.getBoolean("tq_locked"),
-                    rs.getBoolean("tq_cut"));
+        return Jdbc.query(c, walk, binds, dialect, rs -> walked(walk, rs));
+    }
+
+    /**
+     * What a settlement that walks on came to: whether the session held the settled row's key (where it did
+     * not, its connection must end its session), and the walk's result.
+     */
+    public record SettledWalk<R>(boolean unlocked, Walked<R> walked) {}
+
+    /**
+     * An outcome, its key's release and the walk to the next row in one statement ({@link
+     * SubscriptionStatements#walking()}), bound from the outcome's {@code binds} (its row's id among them),
+     * its row's {@code key}, and the group and the clock of this claim.
+     */
+    public SettledWalk<R> settleAndWalk(Connection c, Statement statement, Binds binds, String key)
+            throws SQLException {
+        Binds all = binds.copy().key(key).group(group).now(clock.get());
+        return Jdbc.query(c, statement, all, dialect, rs -> {
+            Walked<R> walked = walked(statement, rs);
+            return new SettledWalk<>(rs.getBoolean("tq_unlocked"), walked);
         });
+    }
+
+    private Walked<R> walked(Statement walk, ResultSet rs) throws SQLException {
+        if (!rs.next()) {
+            throw new SQLException("the " + walk.purpose() + " of \"" + binding.tableName()
+                    + "\" returned no row (it returns one, with or without a row taken)");
+        }
+        String key = rs.getString("tq_key");
+        return new Walked<>(key == null ? null : rows.read(rs), key, rs.getBoolean("tq_locked"),
+                rs.getBoolean("tq_cut"));
     }
 
     /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */

@@ -66,6 +66,26 @@ class BindingStatementsTest {
                 s.deadLetterToGroup().orElseThrow());
         assertThat(s.unlocking().get(s.ack())).isEqualTo(postgres.advisorySettleAndUnlock(advisory, s.ack()).get());
         assertThat(s.all()).contains(s.lockTake().get()).containsAll(s.unlocking().values());
+        // each of those outcomes also walks on to the next row, prepared with the rest
+        assertThat(s.walking().keySet()).isEqualTo(s.unlocking().keySet());
+        assertThat(s.walking().get(s.ack()))
+                .isEqualTo(postgres.advisorySettleAndWalk(advisory, s.ack(), ClaimShape.ROLES).get());
+        assertThat(s.walking().get(s.ack()).sql()).startsWith("with recursive \"tq_settled\" as (" + s.ack().sql());
+        assertThat(s.all()).containsAll(s.walking().values());
+    }
+
+    @Test
+    void an_advisory_table_whose_priority_may_be_null_has_no_walk_and_no_settlement_that_walks_on() {
+        RoleBinding<Record> nullable = RoleBinding.of(T, T.ID).group(T.GRP).priority(org.jooq.impl.DSL.field(
+                        org.jooq.impl.DSL.name("listed", "priority"), org.jooq.impl.SQLDataType.INTEGER.nullable(true)))
+                .attempt(T.ATTEMPT).processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}").build();
+
+        SubscriptionStatements s = SubscriptionStatements.build(new PostgresDialect(), nullable, ClaimShape.ROLES,
+                false, null);
+
+        assertThat(s.walk()).isEmpty();
+        assertThat(s.unlocking()).isNotEmpty();
+        assertThat(s.walking()).isEmpty();
     }
 
     @Test
@@ -77,6 +97,7 @@ class BindingStatementsTest {
                 false, null);
         assertThat(own.lockTake()).isEmpty();
         assertThat(own.unlocking()).isEmpty();
+        assertThat(own.walking()).isEmpty();
 
         RoleBinding<Record> sqlite = RoleBinding.of(T, T.ID).group(T.GRP).attempt(T.ATTEMPT)
                 .processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}").build();
@@ -84,6 +105,7 @@ class BindingStatementsTest {
                 ClaimShape.ROLES, false, null);
         assertThat(inProcess.lockTake()).isEmpty();
         assertThat(inProcess.unlocking()).isEmpty();
+        assertThat(inProcess.walking()).isEmpty();
         assertThat(inProcess.take()).isPresent();
     }
 

@@ -171,6 +171,38 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void an_outcome_that_walks_on_writes_its_row_hands_its_key_over_and_walks_past_the_settled_row() {
+        RoleBinding<Record> b = roles().advisory("jobs-{id}").build();
+        Statement ack = dialect.ack(b);
+        Statement walk = dialect.advisoryWalk(b, ClaimShape.ROLES).orElseThrow();
+        Statement on = dialect.advisorySettleAndWalk(b, ack, ClaimShape.ROLES).orElseThrow();
+        assertThat(on.purpose()).isEqualTo("ack, unlock and walk");
+        assertThat(on.sql()).startsWith("with recursive \"tq_settled\" as (" + ack.sql() + " returning 1),"
+                + " \"tq_release\" as (select pg_advisory_unlock(\"tq_kept\".\"tq_k\") as \"tq_u\" from (select"
+                + " \"tq_k\", pg_try_advisory_xact_lock(\"tq_k\") as \"tq_x\" from (select hashtextextended(?, 0) as"
+                + " \"tq_k\" from (select count(*) from \"tq_settled\") as \"tq_written\") as \"tq_key\") as"
+                + " \"tq_kept\"), \"tq_walk\" as (");
+        // the walk's own steps, each read passing over the settled row by its id
+        String steps = walk.sql().substring("with recursive ".length(), walk.sql().indexOf(", \"tq_state\" as ("));
+        assertThat(on.sql()).contains(" and not (\"id\" = ?)");
+        assertThat(on.sql().replace(" and not (\"id\" = ?)", "")).contains(steps);
+        assertThat(on.sql()).endsWith("(select bool_and(\"tq_u\") from \"tq_release\") as \"tq_unlocked\")"
+                + " select \"tq_taken\".*, \"tq_state\".\"tq_locked\", \"tq_state\".\"tq_cut\","
+                + " \"tq_state\".\"tq_unlocked\" from \"tq_state\" left join \"tq_taken\" on true where"
+                + " \"tq_state\".\"tq_released\" >= 0");
+        List<Kind> kinds = on.params().stream().map(Param::kind).toList();
+        // the outcome's, the key, then the walk's: each of its two reads passes over the settled row's id
+        assertThat(kinds.subList(0, 3)).containsExactly(Kind.NOW, Kind.ID, Kind.KEY);
+        assertThat(kinds.subList(3, kinds.size())).containsExactly(Kind.CONSTANT, Kind.GROUP, Kind.NOW, Kind.ID,
+                Kind.CONSTANT, Kind.GROUP, Kind.NOW, Kind.ID, Kind.GROUP, Kind.NOW);
+        // a NULL priority would end the walk's row comparison: no walk, and no settlement that walks on
+        RoleBinding<Record> loose = RoleBinding.of(t, t.ID).group(t.GRP)
+                .priority(DSL.field(DSL.name("email_jobs", "priority"), org.jooq.impl.SQLDataType.INTEGER.nullable(true)))
+                .attempt(t.ATTEMPT).payload(t.PAYLOAD).advisory("jobs-{id}").build();
+        assertThat(dialect.advisorySettleAndWalk(loose, dialect.ack(loose), ClaimShape.ROLES)).isEmpty();
+    }
+
+    @Test
     void an_outcome_and_unlock_hands_the_key_to_the_outcomes_transaction_after_writing_its_row() {
         RoleBinding<Record> b = roles().advisory("jobs-{id}").build();
         Statement ack = dialect.ack(b);

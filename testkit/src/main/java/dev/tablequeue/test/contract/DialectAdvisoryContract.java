@@ -287,6 +287,84 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         }
     }
 
+    /**
+     * An outcome, its key's release and the walk to the next row in one statement: the outcome is written;
+     * the walk passes over the settled row and over rows whose keys other sessions hold, takes the first
+     * free one and holds its key; a next row that shares the settled row's key is taken, and its key stays
+     * held; a settled key the walk did not take again comes free when the outcome commits, not before; where
+     * nothing is left, the session holds no key. With and without an attempt column.
+     */
+    @Test
+    public final void a_settlement_that_walks_on_writes_its_outcome_and_takes_the_next_free_row() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
+        assumeTrue(dialect.advisorySettleAndWalk(counted, dialect.ack(counted), ClaimShape.ROLES).isPresent(),
+                "the dialect writes an outcome, releases its key and walks on in one statement");
+        RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
+                .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{note}")
+                .build();
+        for (RoleBinding<Record> b : List.of(counted, uncounted)) {
+            boolean counts = b == counted;
+            Statement lock = dialect.advisoryLock(b).orElseThrow();
+            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
+            long first = insert(t, r -> r.group("a").priority(1).note("x"));
+            long held = insert(t, r -> r.group("a").priority(2).note("y"));
+            long sameKey = insert(t, r -> r.group("a").priority(3).note("x"));
+            long last = insert(t, r -> r.group("a").priority(4).note("z"));
+            insert(t, r -> r.group("b").priority(0).note("w"));
+            ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+            try (Connection settler = db.connect(); Connection holder = db.connect(); Connection other = db.connect()) {
+                ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(settler);
+                assertThat(ids(List.of(walked.row()))).containsExactly(first);
+                assertThat(answer(holder, lock, new Binds().key("q-y"))).isTrue();
+
+                // the next free row shares the settled row's key: taken, and the key stays the settler's
+                ClaimSequence.SettledWalk<Map<String, Object>> on =
+                        steps.settleAndWalk(settler, ackAndWalk, new Binds().id(first).now(now), "q-x");
+                assertThat(on.unlocked()).as("the settler held the settled key").isTrue();
+                assertThat(stored(t, first).get("processed_at")).isNotNull();
+                assertThat(ids(List.of(on.walked().row()))).as("past the settled row and the held key's row")
+                        .containsExactly(sameKey);
+                assertThat(on.walked().key()).isEqualTo("q-x");
+                if (counts) {
+                    assertThat(number(on.walked().row(), "attempt")).isEqualTo(1L);
+                }
+                assertThat(answer(other, lock, new Binds().key("q-x"))).as("the key is still held").isFalse();
+
+                // a next row of another key: the settled key comes free as the outcome commits, not before
+                settler.setAutoCommit(false);
+                on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(sameKey).now(now), "q-x");
+                assertThat(on.unlocked()).isTrue();
+                assertThat(ids(List.of(on.walked().row()))).containsExactly(last);
+                assertThat(answer(other, lock, new Binds().key("q-x"))).as("held until the commit").isFalse();
+                settler.commit();
+                settler.setAutoCommit(true);
+                assertThat(answer(other, lock, new Binds().key("q-x"))).as("free after the commit").isTrue();
+                assertThat(answer(other, unlock, new Binds().key("q-x"))).isTrue();
+                assertThat(answer(other, lock, new Binds().key("q-z"))).as("the walked row's key is held").isFalse();
+
+                // the held key comes free: the walk takes its row
+                assertThat(answer(holder, unlock, new Binds().key("q-y"))).isTrue();
+                on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(last).now(now), "q-z");
+                assertThat(ids(List.of(on.walked().row()))).containsExactly(held);
+
+                // nothing of the group is left: no row, and the session holds no key
+                on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(held).now(now), "q-y");
+                assertThat(on.unlocked()).isTrue();
+                assertThat(on.walked().took()).isFalse();
+                assertThat(on.walked().locked() || on.walked().cut()).isFalse();
+                for (String key : List.of("q-x", "q-y", "q-z")) {
+                    assertThat(answer(settler, unlock, new Binds().key(key))).as("the settler holds %s", key)
+                            .isFalse();
+                }
+                for (long id : List.of(first, held, sameKey, last)) {
+                    assertThat(stored(t, id).get("processed_at")).as("row %d settled", id).isNotNull();
+                }
+            }
+        }
+    }
+
     @Test
     public final void a_walk_gives_up_after_many_rows_of_held_keys_and_keeps_no_key() throws Exception {
         Jobs t = newTable();
