@@ -322,7 +322,8 @@ public final class Bench {
 
     /**
      * The steady state on PostgreSQL, row lock and lease at the most workers: publishing at 80% of the rate the
-     * same run measured for the consumption case, for 5 minutes (5 s in quick mode, or --steady-seconds).
+     * same run measured for the consumption case (or --steady-share), for 5 minutes (5 s in quick mode, or
+     * --steady-seconds).
      */
     private void steady(BenchDatabase db) {
         int workers = options.workers().getLast();
@@ -338,13 +339,14 @@ public final class Bench {
                     && c.scenario().equals(Scenarios.CONSUME) && c.form().equals(Forms.of(form))
                     && c.workers() == workers && c.has(CaseResult.TABLEQUEUE)).findFirst();
             if (consumed.isEmpty()) {
-                notes.add("The steady state of the " + Forms.of(form) + " form did not run: it publishes at 80% of"
-                        + " the consumption case's rate at " + workers + " workers, which this run did not measure.");
+                notes.add("The steady state of the " + Forms.of(form) + " form did not run: it publishes at "
+                        + Math.round(options.steadyShare() * 100) + "% of the consumption case's rate at " + workers + " workers, which this run did not measure.");
                 continue;
             }
-            double rate = 0.8 * consumed.get().spread(CaseResult.TABLEQUEUE).median();
+            double share = options.steadyShare();
+            double rate = share * consumed.get().spread(CaseResult.TABLEQUEUE).median();
             try {
-                SteadyResult r = SteadyRun.run(db, form, workers, rate, length, slice);
+                SteadyResult r = SteadyRun.run(db, form, workers, rate, share, length, slice);
                 steady.add(r);
                 log.printf(Locale.ROOT, "steady   %s / %s / %d worker(s), %,.0f msg/s for %d s: dead tuples %,d%n",
                         r.database(), r.form(), workers, rate, length.toSeconds(), r.deadTuples());

@@ -23,6 +23,7 @@ import java.util.Set;
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
  * @param steadySeconds the steady state's length, where given (else 5 minutes, 5 s in quick mode)
+ * @param steadyShare the share of the consumption case's rate the steady state publishes at (0.8 unless given)
  */
 record BenchOptions(
         boolean quick,
@@ -35,7 +36,8 @@ record BenchOptions(
         Set<String> skip,
         boolean rawVirtual,
         Set<Form> forms,
-        double steadySeconds) {
+        double steadySeconds,
+        double steadyShare) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -56,6 +58,7 @@ record BenchOptions(
         double seconds = 3.0;
         long maxMessages = 400_000;
         double steadySeconds = 0;
+        double steadyShare = 0.8;
         Set<String> skip = new LinkedHashSet<>();
         Set<String> only = null;
         boolean rawVirtual = false;
@@ -79,6 +82,7 @@ record BenchOptions(
                 case "--seconds" -> seconds = Double.parseDouble(value);
                 case "--max-messages" -> maxMessages = Long.parseLong(value);
                 case "--steady-seconds" -> steadySeconds = Double.parseDouble(value);
+                case "--steady-share" -> steadyShare = Double.parseDouble(value);
                 case "--raw-virtual" -> rawVirtual = true;
                 case "--forms" -> forms = Arrays.stream(value.split(","))
                         .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
@@ -87,7 +91,7 @@ record BenchOptions(
                 case "--only" -> only = parts(name, value);
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
-                        + " --seconds=S, --max-messages=N, --steady-seconds=S, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
+                        + " --seconds=S, --max-messages=N, --steady-seconds=S, --steady-share=F, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
                         + " --raw-virtual,"
                         + " --forms=row-lock,lease,advisory");
             }
@@ -103,8 +107,11 @@ record BenchOptions(
         if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0 || steadySeconds < 0) {
             throw new IllegalArgumentException("rounds, workers and seconds must be positive");
         }
+        if (!(steadyShare > 0 && steadyShare <= 1)) {
+            throw new IllegalArgumentException("--steady-share is a share of the consumption rate: above 0, at most 1");
+        }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
-                rawVirtual, forms, steadySeconds);
+                rawVirtual, forms, steadySeconds, steadyShare);
     }
 
     /** The parts an option names, each checked against {@link #PARTS}. */

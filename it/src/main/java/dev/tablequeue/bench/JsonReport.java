@@ -47,6 +47,7 @@ final class JsonReport {
             n.put("form", r.form());
             n.put("workers", r.workers());
             n.put("rate", r.rate());
+            n.put("share", r.share());
             n.put("seconds", r.length().toSeconds());
             n.put("sliceSeconds", r.slice().toSeconds());
             n.put("published", r.published());

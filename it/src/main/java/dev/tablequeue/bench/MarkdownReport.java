@@ -247,20 +247,20 @@ final class MarkdownReport {
         if (runs.isEmpty()) {
             return;
         }
-        md.append("## Steady state (PostgreSQL): publishing while consuming\n\nPublishers write at 80% of the"
-                + " consumption case's rate while the subscription consumes; publish-to-handler latency (p50 / p99,"
+        md.append("## Steady state (PostgreSQL): publishing while consuming\n\nPublishers write at a share of the"
+                + " consumption case's rate (80% unless `--steady-share` says otherwise) while the subscription consumes; publish-to-handler latency (p50 / p99,"
                 + " ms) of the messages published in each slice of the run, then the table's statistics at the"
                 + " end, up to 60 s after the last publish (a backlog left then means the subscription fell behind)."
-                + "\n\n| form | workers | rate (msg/s) | published | left unhandled | latency per slice | dead tuples"
-                + " | live tuples | autovacuums |\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n");
+                + "\n\n| form | workers | share | rate (msg/s) | published | left unhandled | latency per slice | dead tuples"
+                + " | live tuples | autovacuums |\n|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
         for (SteadyResult r : runs) {
             StringBuilder slices = new StringBuilder();
             for (int i = 0; i < r.millis().size(); i++) {
                 slices.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f / %.1f", r.p50(i),
                         r.p99(i)));
             }
-            md.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,d | %,d | %s (slices of %d s) | %,d | %,d | %d |%n",
-                    r.form(), r.workers(), r.rate(), r.published(), r.published() - r.handled(), slices,
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.0f%% | %,.0f | %,d | %,d | %s (slices of %d s) | %,d | %,d | %d |%n",
+                    r.form(), r.workers(), r.share() * 100, r.rate(), r.published(), r.published() - r.handled(), slices,
                     r.slice().toSeconds(), r.deadTuples(), r.liveTuples(), r.autovacuums()));
         }
         md.append('\n');

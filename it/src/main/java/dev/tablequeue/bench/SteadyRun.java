@@ -34,7 +34,8 @@ final class SteadyRun {
 
     private SteadyRun() {}
 
-    static SteadyResult run(BenchDatabase db, Form form, int workers, double rate, Duration length, Duration slice)
+    static SteadyResult run(BenchDatabase db, Form form, int workers, double rate, double share, Duration length,
+            Duration slice)
             throws Exception {
         BenchTable table = db.newTable();
         RoleBinding<Record> binding = table.binding(form);
@@ -93,7 +94,7 @@ final class SteadyRun {
         db.drop(table);
         List<List<Double>> bySlice = millis.stream().map(q -> (List<Double>) new ArrayList<>(q)).toList();
         // a subscription that falls behind is what this case is there to show: its backlog is reported, not failed
-        return new SteadyResult(db.engine().label(), Forms.of(form), workers, rate, length, slice, published.get(),
+        return new SteadyResult(db.engine().label(), Forms.of(form), workers, rate, share, length, slice, published.get(),
                 handled.get(), bySlice, tuples[0], tuples[1], tuples[2]);
     }
 

@@ -169,17 +169,18 @@ class ReportWritersTest {
 
     @Test
     void a_steady_state_run_lists_its_latency_per_slice_and_the_tables_statistics() throws Exception {
-        SteadyResult run = new SteadyResult(Databases.POSTGRES, Forms.LEASE, 8, 12_000, Duration.ofMinutes(2),
+        SteadyResult run = new SteadyResult(Databases.POSTGRES, Forms.LEASE, 8, 12_000, 0.6, Duration.ofMinutes(2),
                 Duration.ofMinutes(1), 1_440_000, 1_430_000, List.of(List.of(1.0, 2.0, 3.0), List.of(4.0)), 5_000,
                 1_440_000, 3);
         BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
                 report.settings(), List.of(), List.of(), List.of(run), List.of());
         assertThat(MarkdownReport.render(r)).contains("## Steady state")
-                .contains("| lease | 8 | 12,000 | 1,440,000 | 10,000 | 2.0 / 3.0, 4.0 / 4.0 (slices of 60 s) | 5,000"
+                .contains("| lease | 8 | 60% | 12,000 | 1,440,000 | 10,000 | 2.0 / 3.0, 4.0 / 4.0 (slices of 60 s) | 5,000"
                         + " | 1,440,000 | 3 |");
         JsonNode steady = new ObjectMapper().readTree(JsonReport.render(r)).path("steady").get(0);
         assertThat(steady.path("slices")).hasSize(2);
         assertThat(steady.path("deadTuples").asLong()).isEqualTo(5_000);
         assertThat(steady.path("handled").asLong()).isEqualTo(1_430_000);
+        assertThat(steady.path("share").asDouble()).isEqualTo(0.6);
     }
 }
