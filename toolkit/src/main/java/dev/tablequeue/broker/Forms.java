@@ -29,14 +29,13 @@ final class Forms {
      * the subscription opens.
      */
     static Completer completer(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots,
-            Wakeup wakeup, String name, int workers) {
+            Wakeup wakeup, String name) {
         boolean inline = claimThreadWrites(ctx);
         int writers = inline ? 0 : SETTLERS;
-        int keyWriters = inline ? 0 : Math.max(SETTLERS, workers);
         return switch (ctx.binding.form()) {
             case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name, SETTLERS);
             case LEASE -> inline(new LeaseCompleter(ctx, settlement, slots, name, writers), inline, slots, wakeup);
-            case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, keyWriters), inline, slots,
+            case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, writers), inline, slots,
                     wakeup);
         };
     }

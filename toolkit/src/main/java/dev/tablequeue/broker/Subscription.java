@@ -143,7 +143,7 @@ final class Subscription<T> {
         slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimAhead(ctx, mount),
                 Forms.claimWindow(ctx).toNanos());
         claimer = Forms.claimer(ctx, settlement, keys);
-        completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle", mount.workers);
+        completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
         if (completer instanceof KeyCompleter keyed && Forms.settlementsWalkOn(ctx, mount)) {
             keyed.walkOn(new SettlementClaims());
