@@ -178,11 +178,51 @@ public abstract class AdvisoryContract extends BrokerFixture {
     }
 
     /**
-     * Where the dialect walks the rows in one statement (PostgreSQL), a claim for one free worker takes its
-     * row by that statement alone: no candidate is locked and taken, and no key is locked by a statement of
-     * its own, so each row costs its walk and its settlement. Where the dialect does not walk, the claim reads
-     * candidates first.
+     * Each settlement's walk is told the keys the subscription's other deliveries in work hold, and passes
+     * over their rows: three rows hold their workers while the fourth worker handles the quick rows behind
+     * them, each taken by the walk of the one before, which was told the three held keys.
      */
+    @Test
+    public final void a_settlements_walk_is_told_the_keys_the_subscriptions_other_deliveries_hold() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("note-{note}").build();
+        try (Connection c = pool.getConnection()) {
+            var dialect = database().dialect(c);
+            assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+                    .isPresent(), "an advisory settlement walks on");
+        }
+        int quick = 20;
+        for (int i = 0; i < 3 + quick; i++) {
+            String kind = i < 3 ? "hold" : "quick";
+            dsl().insertInto(t).set(t.GRP, "emails").set(t.NOTE, kind + "-" + i)
+                    .set(t.PAYLOAD, ("{\"n\":" + i + ",\"kind\":\"" + kind + "\"}").getBytes()).execute();
+        }
+        CountingConnections counting = new CountingConnections(pool,
+                sql -> CountingConnections.plain(sql).startsWith("with recursive tq_settled as "));
+        QueueBroker broker = database().broker(counting).clock(clock).pollInterval(POLL).poolSize(12).build();
+        brokers.add(broker);
+        CountDownLatch letGo = new CountDownLatch(1);
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(4).handle((job, d) -> {
+            if (job.kind().equals("hold")) {
+                letGo.await(PATIENCE.toSeconds(), SECONDS);
+            }
+            return Outcome.ack();
+        });
+        broker.start();
+        try {
+            awaitCount(t, "note like 'quick-%' and processed_at is not null", quick);
+        } finally {
+            letGo.countDown();
+        }
+        awaitCount(t, "processed_at is not null", 3 + quick);
+        broker.close();
+        assertThat(counting.textArrays).as("the held keys each walk was told")
+                .anySatisfy(keys -> assertThat(keys).containsExactlyInAnyOrder("note-hold-0", "note-hold-1",
+                        "note-hold-2"))
+                .allSatisfy(keys -> assertThat(keys).allSatisfy(key -> assertThat(key).startsWith("note-hold-")));
+    }
+
     /**
      * Where the dialect walks the rows and walks on from a settlement, a delivery costs one statement: each
      * acknowledgement writes the outcome, releases the key and takes its worker's next row; the claim thread

@@ -26,6 +26,8 @@ final class CountingConnections extends ForwardingDataSource {
     private final Predicate<String> kind;
     /** The SQL of each execution counted, in order. */
     final List<String> executed = new CopyOnWriteArrayList<>();
+    /** Each array of text bound to a statement of the kind, in order. */
+    final List<List<String>> textArrays = new CopyOnWriteArrayList<>();
     /** The SQL of each statement of the kind prepared, in order. */
     final List<String> prepared = new CopyOnWriteArrayList<>();
     /** As {@link #prepared}, each after the number of the connection (as this data source lent it) it was prepared on. */
@@ -94,6 +96,10 @@ final class CountingConnections extends ForwardingDataSource {
         InvocationHandler handler = (proxy, method, args) -> {
             if (EXECUTIONS.contains(method.getName()) && (args == null || args.length == 0)) {
                 executed.add(sql);
+            }
+            if (method.getName().equals("setObject") && args != null && args.length >= 2
+                    && args[1] instanceof String[] texts) {
+                textArrays.add(List.of(texts));
             }
             return invoke(ps, method, args);
         };

@@ -250,6 +250,22 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     }
 
     /**
+     * The keys the subscription's deliveries in work hold but {@code d}'s: a walk from {@code d}'s settlement
+     * passes over their rows, whose keys other sessions of this process hold (where {@code d}'s own key is
+     * among them, the walk may take its rows: its session holds it).
+     */
+    private List<String> heldBeside(InWork d) {
+        List<String> held = new java.util.ArrayList<>();
+        for (InWork other : ctx.inWork) {
+            String key = other.advisoryKey;
+            if (other != d && key != null && !key.equals(d.advisoryKey)) {
+                held.add(key);
+            }
+        }
+        return held;
+    }
+
+    /**
      * Runs {@code walking} for {@code w}: the outcome, its key's release and the walk to the next row. The row
      * it took goes into work on the same connection, unless the release was not confirmed: the connection
      * then ends its session, which frees the taken row's key too, and the row goes back to the queue.
@@ -258,7 +274,8 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         long began = System.nanoTime();
         dev.tablequeue.internal.ClaimSequence.SettledWalk<ClaimedRow> r;
         try {
-            r = steps.settleAndWalk(d.connection, walking, w.plan().binds(), d.advisoryKey);
+            r = steps.settleAndWalk(d.connection, walking, w.plan().binds().copy().heldKeys(heldBeside(d)),
+                    d.advisoryKey);
         } catch (SQLException e) {
             throw reports.statementFailed(List.of(w), walking.purpose(), walking.sql(), e);
         }

@@ -37,6 +37,11 @@ public record Param(Kind kind, Field<?> column, int index, Object constant) {
         DESTINATION,
         /** An advisory lock key, or a key a guard locks. */
         KEY,
+        /**
+         * The advisory keys the subscription's other deliveries in work hold, as an array of text: a walk passes
+         * over their rows without trying their keys, which it could not lock.
+         */
+        HELD_KEYS,
         /** Why the row failed ({@code column} is the last-error column); null where the outcome had no failure. */
         LAST_ERROR,
         /** The {@code index}-th value of an insert, for {@code column}. */

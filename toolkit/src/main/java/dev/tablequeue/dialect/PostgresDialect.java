@@ -263,7 +263,7 @@ public final class PostgresDialect extends JooqQueueDialect {
      * placeholders; where {@code passOverSettled}, every row read has another id than the bound one.
      */
     private String walkSteps(StatementWriter w, RoleBinding<?> b, ClaimShape shape, boolean passOverSettled) {
-        Condition walked = passOverSettled ? claimable(w, b).and(DSL.not(idIs(w, b))) : claimable(w, b);
+        Condition walked = passOverSettled ? passingOver(w, b) : claimable(w, b);
         List<Field<?>> order = claimOrderColumns(b);
         List<Field<?>> tried = new ArrayList<>();
         List<Field<?>> last = new ArrayList<>();
@@ -280,7 +280,7 @@ public final class PostgresDialect extends JooqQueueDialect {
                 .where(walked)
                 .orderBy(claimOrder(b))
                 .limit(DSL.inline(1)));
-        Condition walkedNext = passOverSettled ? claimable(w, b).and(DSL.not(idIs(w, b))) : claimable(w, b);
+        Condition walkedNext = passOverSettled ? passingOver(w, b) : claimable(w, b);
         List<Field<?>> readNext = new ArrayList<>(tried);
         readNext.add(keyText(w, b).as("tq_key"));
         String after = w.render(w.dsl().select(readNext)
@@ -327,6 +327,19 @@ public final class PostgresDialect extends JooqQueueDialect {
                 + " limit 1), \"tq_taken\" as (" + take + "), \"tq_back\" as (select"
                 + " pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\" where not exists"
                 + " (select 1 from \"tq_taken\"))";
+    }
+
+    /**
+     * What a settlement's walk tries: a claimable row but the settled one, whose key is none of those the
+     * subscription's other deliveries in work hold ({@link Param.Kind#HELD_KEYS}, an array of text; empty
+     * where it holds none). Those keys are held by sessions of the same process, so the walk could not lock
+     * them: it passes over their rows in the index scan instead of trying each, one step of the walk and one
+     * try of a lock apiece.
+     */
+    private Condition passingOver(StatementWriter w, RoleBinding<?> b) {
+        return claimable(w, b).and(DSL.not(idIs(w, b)))
+                .and(DSL.condition("{0} <> all(cast({1} as text[]))", keyText(w, b),
+                        w.text(Param.of(Param.Kind.HELD_KEYS))));
     }
 
     /**

@@ -24,6 +24,7 @@ public final class Binds {
     private Instant leaseHeld;
     private String destination;
     private String key;
+    private List<String> heldKeys = List.of();
     private String lastError;
     private List<?> values = List.of();
 
@@ -77,6 +78,11 @@ public final class Binds {
         return this;
     }
 
+    public Binds heldKeys(List<String> values) {
+        this.heldKeys = List.copyOf(values);
+        return this;
+    }
+
     public Binds key(String value) {
         this.key = value;
         return this;
@@ -108,6 +114,7 @@ public final class Binds {
         c.leaseHeld = leaseHeld;
         c.destination = destination;
         c.key = key;
+        c.heldKeys = heldKeys;
         c.lastError = lastError;
         c.values = values;
         return c;
@@ -129,6 +136,7 @@ public final class Binds {
             case LEASE_HELD -> leaseHeld;
             case DESTINATION -> destination;
             case KEY -> key;
+            case HELD_KEYS -> heldKeys;
             case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();
@@ -148,6 +156,7 @@ public final class Binds {
             case LEASE_HELD -> time(dialect, param, leaseHeld);
             case DESTINATION -> destination;
             case KEY -> key;
+            case HELD_KEYS -> heldKeys.toArray(String[]::new);
             case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();

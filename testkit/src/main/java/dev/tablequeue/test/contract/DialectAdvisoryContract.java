@@ -365,6 +365,39 @@ public abstract class DialectAdvisoryContract extends DialectFixture {
         }
     }
 
+    /**
+     * A settlement's walk passes over the rows of the keys it is told the subscription's other deliveries hold
+     * (the runtime's: other sessions of the same process), without trying them: here that key is free, and
+     * the walk still takes the row after it. Told nothing, it takes that row.
+     */
+    @Test
+    public final void a_settlement_that_walks_on_passes_over_the_rows_of_the_keys_held_beside_it() throws Exception {
+        Jobs t = newTable();
+        RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
+        assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).isPresent(),
+                "the dialect writes an outcome, releases its key and walks on in one statement");
+        Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
+        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        long first = insert(t, r -> r.group("a").priority(1).note("x"));
+        long besideIt = insert(t, r -> r.group("a").priority(2).note("y"));
+        long sameKeyAsHeld = insert(t, r -> r.group("a").priority(3).note("y"));
+        long last = insert(t, r -> r.group("a").priority(4).note("z"));
+        ClaimSequence<Map<String, Object>> steps = steps(b, "a");
+        try (Connection settler = db.connect()) {
+            assertThat(ids(List.of(steps.walk(settler).row()))).containsExactly(first);
+            ClaimSequence.SettledWalk<Map<String, Object>> on = steps.settleAndWalk(settler, ackAndWalk,
+                    new Binds().id(first).now(now).heldKeys(List.of("q-w", "q-y")), "q-x");
+            assertThat(on.unlocked()).isTrue();
+            assertThat(ids(List.of(on.walked().row()))).as("past both rows of the key held beside it")
+                    .containsExactly(last);
+            assertThat(stored(t, first).get("processed_at")).isNotNull();
+            on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(last).now(now), "q-z");
+            assertThat(ids(List.of(on.walked().row()))).as("told of no key held beside it").containsExactly(besideIt);
+            assertThat(answer(settler, unlock, new Binds().key("q-y"))).as("the walk took the row's key").isTrue();
+            assertThat(stored(t, sameKeyAsHeld).get("processed_at")).isNull();
+        }
+    }
+
     @Test
     public final void a_walk_gives_up_after_many_rows_of_held_keys_and_keeps_no_key() throws Exception {
         Jobs t = newTable();
