@@ -70,7 +70,7 @@ final class Forms {
      * handlers, which take a batch per claim already, and in in-process mode.
      */
     static int claimAhead(SubscriptionContext ctx, Mount<?> mount) {
-        boolean allowed = ctx.broker.claimAhead && !ctx.broker.inProcess && mount.workers > 1 && mount.batch == 0
+        boolean allowed = ctx.broker.claimAhead && !ctx.broker.inProcess && mount.batch == 0
                 && !ctx.transactional && ctx.binding.form() != Form.ADVISORY && claimsForSeveral(ctx);
         return allowed ? mount.workers : 0;
     }
