@@ -177,7 +177,7 @@ public final class Bench {
         CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
         trials.put(CaseResult.RAW, n -> consumeOnce(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
-        if (options.runs("batched") && RawBatchLoop.covers(form)) {
+        if (options.runs("batched") && RawBatchLoop.covers(db.engine(), form)) {
             trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
                     table -> new RawBatchLoop(db, table, form, workers).run(workers, n)));
         }
@@ -197,7 +197,7 @@ public final class Bench {
     private Rounds.Entry consumeBatches(BenchDatabase db, Form form, int workers, int size) {
         CaseResult result = new CaseResult(db.engine().label(), Scenarios.consumeBatch(size), Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
-        if (options.runs("batched") && RawBatchLoop.covers(form)) {
+        if (options.runs("batched") && RawBatchLoop.covers(db.engine(), form)) {
             trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
                     table -> new RawBatchLoop(db, table, form, size).run(workers, n)));
         }

@@ -35,12 +35,19 @@ import org.jooq.impl.DSL;
  *       {@code UPDATE .. SET processed_at = ? WHERE id IN (..)}, then one commit;
  *   <li>lease: the dialect's claim with {@code LIMIT batch} (and its stamp, where the claim does not stamp)
  *       committed at once, then {@code UPDATE .. SET processed_at = ?, lease = NULL WHERE id IN (..) AND
- *       lease = ?} in auto-commit: the acknowledgement by ids and token.
+ *       lease = ?} in auto-commit: the acknowledgement by ids and token;
+ *   <li>advisory (PostgreSQL only): in auto-commit, one statement that reads the claimable rows in claim order,
+ *       tries each row's key with {@code pg_try_advisory_lock} until it holds {@code batch} keys, takes those
+ *       rows ({@code attempt + 1}, the row read again as committed) and releases a key whose row it did not
+ *       take; then one statement that sets processed_at on the ids and, for each key, takes the key again for
+ *       the transaction before it releases the session's hold, so no key comes free before the
+ *       acknowledgement commits. The rows read are at most as many as every worker could hold and one batch
+ *       more, so the rows other workers hold do not leave the claim empty.
  * </ul>
  *
  * <p>Each worker is a platform thread holding one connection for the run, with a cached
- * {@link PreparedStatement} per statement and per number of ids. The advisory form has no batched baseline (its
- * rows are taken one key at a time). Where the dialect forbids parallel claims (SQLite), the claims take turns.
+ * {@link PreparedStatement} per statement and per number of ids. MariaDB's and SQLite's advisory forms have no
+ * batched baseline. Where the dialect forbids parallel claims (SQLite), the claims take turns.
  */
 final class RawBatchLoop {
     private final DataSource pool;
@@ -50,10 +57,16 @@ final class RawBatchLoop {
     private final ReentrantLock turn;
     private final int batch;
     private final DSLContext render;
+    /** The run's worker count: the advisory claim reads past the rows the other workers hold. */
+    private int workersHolding = 1;
+
+    /** PostgreSQL's advisory form: the claim and the acknowledgement (see the class comment); null otherwise. */
+    private final String advisoryClaim;
+    private final String advisoryAck;
 
     RawBatchLoop(BenchDatabase db, BenchTable table, Form form, int batch) {
-        if (form == Form.ADVISORY) {
-            throw new IllegalArgumentException("the advisory form has no batched baseline");
+        if (!covers(db.engine(), form)) {
+            throw new IllegalArgumentException("the advisory form has no batched baseline on " + db.engine().label());
         }
         this.pool = db.pool();
         this.dialect = db.dialect();
@@ -62,15 +75,53 @@ final class RawBatchLoop {
         this.turn = dialect.claimsInParallel() ? null : new ReentrantLock(true);
         this.batch = batch;
         this.render = DSL.using(dialect.sqlDialect(), StatementWriter.settings());
+        this.advisoryClaim = form == Form.ADVISORY ? advisoryClaimSql(table) : null;
+        this.advisoryAck = form == Form.ADVISORY ? advisoryAckSql(table) : null;
     }
 
-    /** Whether {@code form} has a batched baseline. */
-    static boolean covers(Form form) {
-        return form != Form.ADVISORY;
+    /** Whether {@code form} has a batched baseline on {@code engine}. */
+    static boolean covers(Engine engine, Form form) {
+        return form != Form.ADVISORY || engine == Engine.POSTGRES;
+    }
+
+    /**
+     * The advisory claim: binds the group, the time now, the rows to read and the keys to hold. The key is the
+     * binding's, {@code <table>-<id>}.
+     */
+    private String advisoryClaimSql(BenchTable t) {
+        String table = render.render(t);
+        String key = "'" + t.getName() + "-' || cast(\"id\" as text)";
+        return "with \"tq_read\" as (select \"id\", " + key + " as \"tq_key\" from " + table
+                + " where \"grp\" = ? and \"retry_after\" <= ? and \"processed_at\" is null"
+                + " order by \"priority\", \"retry_after\", \"id\" limit ?),"
+                + " \"tq_held\" as (select \"id\", \"tq_key\" from \"tq_read\""
+                + " where pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) limit ?),"
+                + " \"tq_taken\" as (update " + table + " set \"attempt\" = " + table + ".\"attempt\" + 1"
+                + " from \"tq_held\" where " + table + ".\"id\" = \"tq_held\".\"id\" and " + table
+                + ".\"processed_at\" is null returning " + table + ".\"id\", \"tq_held\".\"tq_key\", " + table
+                + ".\"attempt\", " + table + ".\"priority\", " + table + ".\"payload\"),"
+                + " \"tq_back\" as (select pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\""
+                + " where not exists (select 1 from \"tq_taken\" where \"tq_taken\".\"id\" = \"tq_held\".\"id\"))"
+                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0";
+    }
+
+    /**
+     * The advisory acknowledgement: binds the time now, the ids (a bigint array) and their keys (a text array);
+     * returns the rows it updated and the keys whose session hold it released.
+     */
+    private String advisoryAckSql(BenchTable t) {
+        String table = render.render(t);
+        return "with \"tq_acked\" as (update " + table + " set \"processed_at\" = ? where \"id\" = any(?)"
+                + " returning 1), \"tq_keys\" as (select hashtextextended(\"tq_key\", 0) as \"tq_k\""
+                + " from unnest(cast(? as text[])) as \"tq_u\"(\"tq_key\"), (select count(*) from \"tq_acked\")"
+                + " as \"tq_written\"), \"tq_kept\" as (select \"tq_k\", pg_try_advisory_xact_lock(\"tq_k\")"
+                + " as \"tq_x\" from \"tq_keys\") select (select count(*) from \"tq_acked\"),"
+                + " count(*) filter (where pg_advisory_unlock(\"tq_kept\".\"tq_k\")) from \"tq_kept\"";
     }
 
     /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
     Measurement run(int workers, long messages) throws Exception {
+        this.workersHolding = workers;
         return RawWorkers.run(pool, workers, messages, false, "bench-raw-batch", Worker::new);
     }
 
@@ -106,6 +157,10 @@ final class RawBatchLoop {
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
         private final List<Object> ids = new ArrayList<>();
+        /** The advisory form's keys, one per id. */
+        private final List<String> keys = new ArrayList<>();
+        private PreparedStatement advisoryClaims;
+        private PreparedStatement advisoryAcks;
         private final Map<Integer, Statement> stamps = new HashMap<>();
         private long sink;
 
@@ -120,7 +175,50 @@ final class RawBatchLoop {
         /** One claim and its acknowledgement; the rows it handled. */
         @Override
         public int once() throws Exception {
-            return binding.form() == Form.ROW_LOCK ? rowLock() : lease();
+            return switch (binding.form()) {
+                case ROW_LOCK -> rowLock();
+                case LEASE -> lease();
+                case ADVISORY -> advisory();
+            };
+        }
+
+        /** The advisory claim, then its acknowledgement, each one statement in auto-commit. */
+        private int advisory() throws SQLException {
+            if (advisoryClaims == null) {
+                advisoryClaims = c.prepareStatement(advisoryClaim);
+                advisoryAcks = c.prepareStatement(advisoryAck);
+            }
+            ids.clear();
+            keys.clear();
+            Instant now = Instant.now();
+            advisoryClaims.setString(1, BenchTable.GROUP);
+            advisoryClaims.setObject(2, dialect.timeValue(binding.column(Role.RETRY_AFTER).orElseThrow(), now));
+            advisoryClaims.setInt(3, workersHolding * batch + batch);
+            advisoryClaims.setInt(4, batch);
+            try (ResultSet rs = advisoryClaims.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                    keys.add(rs.getString(2));
+                    sink += rs.getInt(3) + rs.getInt(4); // the no-op handler reads the row
+                    byte[] payload = rs.getBytes(5);
+                    sink += payload == null ? 0 : payload.length;
+                }
+            }
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            advisoryAcks.setObject(1, dialect.timeValue(binding.column(Role.PROCESSED_AT).orElseThrow(), now));
+            advisoryAcks.setArray(2, c.createArrayOf("bigint", ids.toArray()));
+            advisoryAcks.setArray(3, c.createArrayOf("text", keys.toArray()));
+            try (ResultSet rs = advisoryAcks.executeQuery()) {
+                rs.next();
+                if (rs.getInt(1) != ids.size() || rs.getInt(2) != ids.size()) {
+                    throw new IllegalStateException("the batched advisory acknowledgement updated " + rs.getInt(1)
+                            + " rows and released " + rs.getInt(2) + " keys of " + ids.size() + " in "
+                            + binding.tableName());
+                }
+            }
+            return ids.size();
         }
 
         /**
@@ -266,6 +364,10 @@ final class RawBatchLoop {
         public void close() throws SQLException {
             for (PreparedStatement ps : acks.values()) {
                 ps.close();
+            }
+            if (advisoryClaims != null) {
+                advisoryClaims.close();
+                advisoryAcks.close();
             }
             raw.close();
             if (sink == 42) {
