@@ -119,18 +119,33 @@ public final class PostgresDialect extends JooqQueueDialect {
                 true));
     }
 
+    /**
+     * {@code WITH tq_held_keys AS (the advisory locks granted in this database, from pg_locks) SELECT id, key
+     * FROM the table WHERE claimable AND NOT EXISTS (the row's key among tq_held_keys) ORDER BY claim order
+     * LIMIT ?}. The server's lock table is read once per statement: the CTE reads a volatile function, so the
+     * planner keeps it apart and materializes it. Read in the anti-join instead, it was read once for every
+     * row the scan passed, each read taking every partition lock of the server's lock manager; on a large
+     * table a claim for many rows was also planned to run on parallel workers, whose start cost more than the
+     * claim.
+     */
     @Override
     public Statement advisoryCandidates(RoleBinding<?> b) {
         requireForm(b);
         StatementWriter w = writer();
         Field<String> key = keyText(w, b);
         // a session lock belongs to its database: one of another database on the server holds nothing here
-        Condition unheld = DSL.condition("not exists (select 1 from pg_catalog.pg_locks tq_l"
-                + " where tq_l.locktype = 'advisory' and tq_l.objsubid = 1 and tq_l.granted"
-                + " and tq_l.database = (select oid from pg_catalog.pg_database where datname = current_database())"
-                + " and tq_l.classid = ((hashtextextended({0}, 0) >> 32) & 4294967295)::oid"
-                + " and tq_l.objid = (hashtextextended({1}, 0) & 4294967295)::oid)", key, keyText(w, b));
+        Table<?> held = DSL.table(DSL.name("tq_held_keys"));
+        Condition unheld = DSL.notExists(DSL.selectOne().from(held).where(DSL.condition(
+                "\"tq_held_keys\".\"classid\" = ((hashtextextended({0}, 0) >> 32) & 4294967295)::oid"
+                + " and \"tq_held_keys\".\"objid\" = (hashtextextended({1}, 0) & 4294967295)::oid", key,
+                keyText(w, b))));
         return w.statement("advisory candidates", w.dsl()
+                .with(DSL.name("tq_held_keys").as(DSL.select(DSL.field(DSL.name("tq_l", "classid")),
+                                DSL.field(DSL.name("tq_l", "objid")))
+                        .from(DSL.table("pg_catalog.pg_locks").as("tq_l"))
+                        .where(DSL.condition("\"tq_l\".\"locktype\" = 'advisory' and \"tq_l\".\"objsubid\" = 1"
+                                + " and \"tq_l\".\"granted\" and \"tq_l\".\"database\" = (select oid from"
+                                + " pg_catalog.pg_database where datname = current_database())"))))
                 .select(unqualified(b.id()), key.as("tq_key"))
                 .from(b.table())
                 .where(claimable(w, b))
