@@ -57,9 +57,6 @@ final class RawBatchLoop {
     private final ReentrantLock turn;
     private final int batch;
     private final DSLContext render;
-    /** The run's worker count: the advisory claim reads past the rows the other workers hold. */
-    private int workersHolding = 1;
-
     /** PostgreSQL's advisory form: the claim and the acknowledgement (see the class comment); null otherwise. */
     private final String advisoryClaim;
     private final String advisoryAck;
@@ -121,8 +118,7 @@ final class RawBatchLoop {
 
     /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
     Measurement run(int workers, long messages) throws Exception {
-        this.workersHolding = workers;
-        return RawWorkers.run(pool, workers, messages, false, "bench-raw-batch", Worker::new);
+        return RawWorkers.run(pool, workers, messages, false, "bench-raw-batch", c -> new Worker(c, workers));
     }
 
     /** {@code UPDATE .. SET processed_at = ?[, lease = NULL] WHERE id IN (n ids)[ AND lease = ?]}, rendered once. */
@@ -161,11 +157,14 @@ final class RawBatchLoop {
         private final List<String> keys = new ArrayList<>();
         private PreparedStatement advisoryClaims;
         private PreparedStatement advisoryAcks;
+        /** The rows an advisory claim reads: past those the run's other workers may hold, and one batch more. */
+        private final int advisoryRead;
         private final Map<Integer, Statement> stamps = new HashMap<>();
         private long sink;
 
-        Worker(Connection c) throws SQLException {
+        Worker(Connection c, int workers) throws SQLException {
             this.c = c;
+            this.advisoryRead = workers * batch + batch;
             this.raw = new RawConnection(c, dialect, statements.opening());
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
                 c.setAutoCommit(false);
@@ -193,7 +192,7 @@ final class RawBatchLoop {
             Instant now = Instant.now();
             advisoryClaims.setString(1, BenchTable.GROUP);
             advisoryClaims.setObject(2, dialect.timeValue(binding.column(Role.RETRY_AFTER).orElseThrow(), now));
-            advisoryClaims.setInt(3, workersHolding * batch + batch);
+            advisoryClaims.setInt(3, advisoryRead);
             advisoryClaims.setInt(4, batch);
             try (ResultSet rs = advisoryClaims.executeQuery()) {
                 while (rs.next()) {

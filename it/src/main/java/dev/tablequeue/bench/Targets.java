@@ -1,7 +1,6 @@
 package dev.tablequeue.bench;
 
 import dev.tablequeue.binding.Form;
-
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
