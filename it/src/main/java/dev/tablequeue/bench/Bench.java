@@ -85,7 +85,7 @@ public final class Bench {
             measure(engine);
         }
         double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        notes.addAll(method());
+        notes.addAll(BenchMethod.notes(options, DATABASE, DURABLE_DATABASE));
         return new BenchReport(options.quick() ? "quick" : "full", options.rounds(),
                 options.quick() ? 0 : options.seconds(), started, Duration.between(started, Instant.now()),
                 Machine.describe(loadBefore, loadAfter), settings, cases, latencies, steady, notes);
@@ -147,6 +147,12 @@ public final class Bench {
                     entries.add(consume(durable, Scenarios.CONSUME_DURABLE, form, options.workers().getLast()));
                 }
             }
+            if (options.runs("transactional")) {
+                entries.addAll(transactional(db, Scenarios.CONSUME_TRANSACTIONAL));
+                if (durable != null) {
+                    entries.addAll(transactional(durable, Scenarios.CONSUME_TRANSACTIONAL_DURABLE));
+                }
+            }
             if (options.runs("publish")) {
                 for (int threads : options.publishThreads()) {
                     entries.add(publish(db, Scenarios.PUBLISH_ONE, threads, 1));
@@ -176,18 +182,46 @@ public final class Bench {
     private Rounds.Entry consume(BenchDatabase db, String scenario, Form form, int workers) {
         CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
-        trials.put(CaseResult.RAW, n -> consumeOnce(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
+        trials.put(CaseResult.RAW, n -> Runs.consume(db, n, table -> new RawLoop(db, table, form).run(workers, n)));
         if (options.runs("batched") && RawBatchLoop.covers(db.engine(), form)) {
-            trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
+            trials.put(CaseResult.RAW_BATCHED, n -> Runs.consume(db, n,
                     table -> new RawBatchLoop(db, table, form, workers).run(workers, n)));
         }
         if (options.rawVirtual()) {
-            trials.put(CaseResult.RAW_VIRTUAL, n -> consumeOnce(db, n,
-                    table -> new RawLoop(db, table, form, true).run(workers, n)));
+            trials.put(CaseResult.RAW_VIRTUAL, n -> Runs.consume(db, n,
+                    table -> new RawLoop(db, table, form, true, false).run(workers, n)));
         }
-        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+        trials.put(CaseResult.TABLEQUEUE, n -> Runs.consume(db, n,
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
         return new Rounds.Entry(result, trials);
+    }
+
+    /**
+     * Transactional subscriptions in every form {@code db} serves, at the least and the most workers, beside the
+     * raw loop of the same shape and the batched raw loop (a claim of as many rows as workers, their inserts in
+     * one statement, their acknowledgement in one, one commit).
+     */
+    private List<Rounds.Entry> transactional(BenchDatabase db, String scenario) {
+        List<Rounds.Entry> entries = new ArrayList<>();
+        for (Form form : db.engine().forms()) {
+            if (!options.forms().contains(form)) {
+                continue;
+            }
+            for (int workers : options.publishThreads()) {
+                CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.of(form), workers);
+                Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+                trials.put(CaseResult.RAW, n -> Runs.consume(db, n, 0, true,
+                        table -> RawLoop.transactional(db, table, form).run(workers, n)));
+                if (options.runs("batched") && RawBatchLoop.covers(db.engine(), form)) {
+                    trials.put(CaseResult.RAW_BATCHED, n -> Runs.consume(db, n, 0, true,
+                            table -> RawBatchLoop.transactional(db, table, form, workers).run(workers, n)));
+                }
+                trials.put(CaseResult.TABLEQUEUE, n -> Runs.consume(db, n, 0, true,
+                        table -> BrokerRun.transactional(db, table, form, workers, n, timeout(n))));
+                entries.add(new Rounds.Entry(result, trials));
+            }
+        }
+        return entries;
     }
 
     /**
@@ -198,10 +232,10 @@ public final class Bench {
         CaseResult result = new CaseResult(db.engine().label(), Scenarios.consumeBatch(size), Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
         if (options.runs("batched") && RawBatchLoop.covers(db.engine(), form)) {
-            trials.put(CaseResult.RAW_BATCHED, n -> consumeOnce(db, n,
+            trials.put(CaseResult.RAW_BATCHED, n -> Runs.consume(db, n,
                     table -> new RawBatchLoop(db, table, form, size).run(workers, n)));
         }
-        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+        trials.put(CaseResult.TABLEQUEUE, n -> Runs.consume(db, n,
                 table -> BrokerRun.run(db, table, form, workers, size, n, timeout(n))));
         return new Rounds.Entry(result, trials);
     }
@@ -213,9 +247,9 @@ public final class Bench {
     private Rounds.Entry consumeGrown(BenchDatabase db, Form form, int workers) {
         CaseResult result = new CaseResult(db.engine().label(), Scenarios.CONSUME_GROWN, Forms.of(form), workers);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
-        trials.put(CaseResult.TABLEQUEUE, n -> consumeOnce(db, n,
+        trials.put(CaseResult.TABLEQUEUE, n -> Runs.consume(db, n,
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
-        trials.put(CaseResult.GROWN, n -> consumeOnce(db, n, grownRows(),
+        trials.put(CaseResult.GROWN, n -> Runs.consume(db, n, grownRows(), false,
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
         return new Rounds.Entry(result, trials);
     }
@@ -225,40 +259,11 @@ public final class Bench {
         return options.quick() ? BenchOptions.GROWN_ROWS_QUICK : BenchOptions.GROWN_ROWS;
     }
 
-    private interface OnTable {
-        Measurement run(BenchTable table) throws Exception;
-    }
-
-    /** A fresh table of {@code n} due rows, consumed by {@code run}; every row must end acknowledged. */
-    private static Measurement consumeOnce(BenchDatabase db, long n, OnTable run) throws Exception {
-        return consumeOnce(db, n, 0, run);
-    }
-
-    /** As {@link #consumeOnce(BenchDatabase, long, OnTable)}, behind {@code acknowledged} acknowledged rows. */
-    private static Measurement consumeOnce(BenchDatabase db, long n, long acknowledged, OnTable run) throws Exception {
-        BenchTable table = db.newTable();
-        try {
-            if (acknowledged > 0) {
-                db.fillAcknowledged(table, acknowledged);
-            }
-            db.prefill(table, n);
-            System.gc();
-            Measurement m = run.run(table);
-            long left = db.count(table.getName(), "processed_at IS NULL");
-            if (left != 0) {
-                throw new IllegalStateException(left + " of " + n + " row(s) were not acknowledged");
-            }
-            return m;
-        } finally {
-            db.drop(table);
-        }
-    }
-
     private Rounds.Entry publish(BenchDatabase db, String scenario, int threads, int batch) {
         CaseResult result = new CaseResult(db.engine().label(), scenario, Forms.NONE, threads);
         Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
-        trials.put(CaseResult.RAW, n -> publishOnce(db, n, t -> Publishing.raw(db, t, threads, n, batch)));
-        trials.put(CaseResult.TABLEQUEUE, n -> publishOnce(db, n,
+        trials.put(CaseResult.RAW, n -> Runs.publish(db, n, t -> Publishing.raw(db, t, threads, n, batch)));
+        trials.put(CaseResult.TABLEQUEUE, n -> Runs.publish(db, n,
                 t -> Publishing.tablequeue(db, t, threads, n, batch)));
         return new Rounds.Entry(result, trials);
     }
@@ -282,22 +287,6 @@ public final class Bench {
             entries.add(new Rounds.Entry(result, trials));
         }
         return entries;
-    }
-
-    /** A fresh empty table, {@code n} messages written by {@code run}; every one must be there. */
-    private static Measurement publishOnce(BenchDatabase db, long n, OnTable run) throws Exception {
-        BenchTable table = db.newTable();
-        try {
-            System.gc();
-            Measurement m = run.run(table);
-            long rows = db.count(table.getName(), "1 = 1");
-            if (rows != n) {
-                throw new IllegalStateException(rows + " row(s) written instead of " + n);
-            }
-            return m;
-        } finally {
-            db.drop(table);
-        }
     }
 
     private void latency(BenchDatabase db) {
@@ -362,60 +351,5 @@ public final class Bench {
 
     private static Duration timeout(long messages) {
         return Duration.ofSeconds(Math.max(60, messages / 50));
-    }
-
-    private List<String> method() {
-        List<String> method = new ArrayList<>();
-        method.add(options.quick()
-                ? "Quick mode: a smoke run of " + BenchOptions.QUICK_MESSAGES + " messages per run, one round, no"
-                        + " warm-up. Its figures are not measurements; use the full mode for those."
-                : String.format(Locale.ROOT, "Each case is sized first: a warm-up run of 1,000 messages per"
-                        + " contender, then a run of about 2 s; the count of every timed run is the fastest"
-                        + " contender's rate times %.1f s (plus 30%%). Then %d rounds run over all cases, the"
-                        + " contenders' order alternating; a case whose shortest run of a round was under"
-                        + " %.1f s gets more messages from the next round on. 'shortest run' in the table is"
-                        + " the shortest timed run of the case: a run can fall under the target when the"
-                        + " machine's load drops after sizing.", options.seconds(), options.rounds(),
-                        options.seconds()));
-        method.add("Every run has a fresh table, prefilled (consumption) or empty (publishing); the timed window"
-                + " of a consumption run starts before the contender starts (tablequeue: QueueBroker.start(),"
-                + " which builds and prepares the statements; raw: taking its connections) and ends at the last"
-                + " acknowledgement; every row is checked to be acknowledged (or written) afterwards.");
-        method.add("Raw JDBC: platform threads, one connection each for the whole run, a cached PreparedStatement"
-                + " per statement, the dialect's own statements bound by StatementBinder (see RawLoop)."
-                + " tablequeue: QueueBroker with one subscription in bytes() payload mode, workers(n), a no-op"
-                + " handler returning Outcome.ack(), poll interval 50 ms.");
-        method.add("Heap bytes per message: the JVM's total allocated bytes"
-                + " (com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes) over the timed window divided"
-                + " by the messages, median of the rounds; it includes the driver, the pool and every other"
-                + " thread of the JVM (tablequeue's handlers run on virtual threads, which the per-thread"
-                + " counter does not report).");
-        method.add("db-scheduler " + DbSchedulerVersion.get() + ": no-op one-time tasks scheduled in batches"
-                + " before the run, the scheduler started with threads(n), pollingInterval 50 ms and"
-                + " pollUsingLockAndFetch(0.5, 1.0), on the same bench database and pool; timed from"
-                + " Scheduler.start() to the last completion.");
-        method.add("Publishing: '" + Scenarios.PUBLISH_ONE + "' is tablequeue's publish(binding, message) against"
-                + " the dialect's insert in auto-commit on a cached statement; '" + Scenarios.PUBLISH_BATCH
-                + "' is raw addBatch/executeBatch with one commit per batch against tablequeue's"
-                + " publishAll(binding, messages) with 100 messages (one JDBC batch, one commit).");
-        method.add("The outbox (PostgreSQL): '" + Scenarios.OUTBOX_PUBLISH + "' is publish(ctx, binding, message) into"
-                + " the table broker, one jOOQ transaction per message, untracked against tracked (the outbox's record"
-                + " written in the same statement as the row, a data-modifying CTE, its id in the row's headers); '"
-                + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
-                + " id, without and with the outbox's handler middleware (the record read before the handler,"
-                + " marked after it).");
-        method.add("Batches: '" + Scenarios.consumeBatch(16) + "' and '" + Scenarios.consumeBatch(64) + "' run"
-                + " tablequeue's batch(n) with workers(n) at the most workers and a handler answering"
-                + " BatchOutcome.all(Outcome.ack()), beside the batched raw loop claiming n rows at a time; the"
-                + " db-scheduler ratio compares them with db-scheduler's single tasks at the same thread count.");
-        method.add("Growth: '" + Scenarios.CONSUME_GROWN + "' runs the same subscription (row lock; SQLite: lease)"
-                + " on a table of pending rows alone and on one where " + String.format(Locale.ROOT, "%,d",
-                grownRows()) + " acknowledged rows (written by one INSERT .. SELECT the server generates, before"
-                + " the pending rows, so they hold the smaller ids) share the table and its indexes.");
-        method.add("PostgreSQL's main figures run on " + DATABASE + " (ALTER DATABASE .. SET synchronous_commit ="
-                + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
-                + DURABLE_DATABASE + " with the server's default. MariaDB's and SQLite's durability settings"
-                + " are the server's and the harness's (WAL, synchronous NORMAL), listed above.");
-        return method;
     }
 }

@@ -152,11 +152,12 @@ final class BenchDatabase implements AutoCloseable {
     BenchTable newTable() {
         String table = "bench_" + TABLES.incrementAndGet();
         execute(engine.createTable(table).toArray(String[]::new));
+        execute(engine.createEffects(table));
         return new BenchTable(table, engine.timeType());
     }
 
     void drop(BenchTable table) {
-        execute("DROP TABLE IF EXISTS " + table.getName());
+        execute("DROP TABLE IF EXISTS " + table.getName(), "DROP TABLE IF EXISTS " + Engine.effects(table.getName()));
     }
 
     /**

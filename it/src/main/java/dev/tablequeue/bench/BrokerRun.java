@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 /**
  * tablequeue doing the raw loop's work: a broker with one subscription in payload mode (the payload's bytes
@@ -34,6 +37,20 @@ final class BrokerRun {
      */
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch, long messages,
             Duration timeout) throws Exception {
+        return run(db, table, form, workers, batch, false, messages, timeout);
+    }
+
+    /**
+     * A {@code transactional()} subscription whose handler inserts one row per job into the table's effects
+     * table through {@link Delivery#tx()}, with jOOQ, as a service's handler would, and acknowledges it.
+     */
+    static Measurement transactional(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
+            Duration timeout) throws Exception {
+        return run(db, table, form, workers, 0, true, messages, timeout);
+    }
+
+    private static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch,
+            boolean transactional, long messages, Duration timeout) throws Exception {
         CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         BrokerListener listener = new BrokerListener() {
@@ -55,7 +72,14 @@ final class BrokerRun {
         QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(listener)
                 .drainTimeout(Duration.ofSeconds(10)).build();
         var mount = broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers);
-        if (batch > 0) {
+        if (transactional) {
+            Table<?> effects = DSL.table(DSL.name(Engine.effects(table.getName())));
+            Field<Long> job = DSL.field(DSL.name("job_id"), Long.class);
+            mount.transactional().handle((payload, delivery) -> {
+                delivery.tx().insertInto(effects, job).values(((Number) delivery.id()).longValue()).execute();
+                return Outcome.ack();
+            });
+        } else if (batch > 0) {
             mount.batch(batch).handle((payloads, deliveries) -> BatchOutcome.all(Outcome.ack()));
         } else {
             mount.handle((payload, delivery) -> Outcome.ack());

@@ -45,6 +45,11 @@ import org.jooq.impl.DSL;
  *       more, so the rows other workers hold do not leave the claim empty.
  * </ul>
  *
+ * <p>Transactional ({@link #transactional}): the handler's writes, one effects row per job in one
+ * {@code INSERT .. VALUES} statement, commit with the acknowledgement: row lock, in the claim's transaction;
+ * lease, in a transaction of the insert and the token-checked acknowledgement after the claim committed;
+ * advisory, in a transaction of the insert and the acknowledgement, whose keys come free at its commit.
+ *
  * <p>Each worker is a platform thread holding one connection for the run, with a cached
  * {@link PreparedStatement} per statement and per number of ids. MariaDB's and SQLite's advisory forms have no
  * batched baseline. Where the dialect forbids parallel claims (SQLite), the claims take turns.
@@ -60,8 +65,19 @@ final class RawBatchLoop {
     /** PostgreSQL's advisory form: the claim and the acknowledgement (see the class comment); null otherwise. */
     private final String advisoryClaim;
     private final String advisoryAck;
+    /** The table whose effects a transactional loop writes; null for the plain loop. */
+    private final BenchTable effects;
 
     RawBatchLoop(BenchDatabase db, BenchTable table, Form form, int batch) {
+        this(db, table, form, batch, false);
+    }
+
+    /** The transactional batched loop: each claim's effect rows committed with its acknowledgement. */
+    static RawBatchLoop transactional(BenchDatabase db, BenchTable table, Form form, int batch) {
+        return new RawBatchLoop(db, table, form, batch, true);
+    }
+
+    private RawBatchLoop(BenchDatabase db, BenchTable table, Form form, int batch, boolean transactional) {
         if (!covers(db.engine(), form)) {
             throw new IllegalArgumentException("the advisory form has no batched baseline on " + db.engine().label());
         }
@@ -72,48 +88,14 @@ final class RawBatchLoop {
         this.turn = dialect.claimsInParallel() ? null : new ReentrantLock(true);
         this.batch = batch;
         this.render = DSL.using(dialect.sqlDialect(), StatementWriter.settings());
-        this.advisoryClaim = form == Form.ADVISORY ? advisoryClaimSql(table) : null;
-        this.advisoryAck = form == Form.ADVISORY ? advisoryAckSql(table) : null;
+        this.advisoryClaim = form == Form.ADVISORY ? RawAdvisorySql.claim(render, table) : null;
+        this.advisoryAck = form == Form.ADVISORY ? RawAdvisorySql.ack(render, table) : null;
+        this.effects = transactional ? table : null;
     }
 
     /** Whether {@code form} has a batched baseline on {@code engine}. */
     static boolean covers(Engine engine, Form form) {
         return form != Form.ADVISORY || engine == Engine.POSTGRES;
-    }
-
-    /**
-     * The advisory claim: binds the group, the time now, the rows to read and the keys to hold. The key is the
-     * binding's, {@code <table>-<id>}.
-     */
-    private String advisoryClaimSql(BenchTable t) {
-        String table = render.render(t);
-        String key = "'" + t.getName() + "-' || cast(\"id\" as text)";
-        return "with \"tq_read\" as (select \"id\", " + key + " as \"tq_key\" from " + table
-                + " where \"grp\" = ? and \"retry_after\" <= ? and \"processed_at\" is null"
-                + " order by \"priority\", \"retry_after\", \"id\" limit ?),"
-                + " \"tq_held\" as (select \"id\", \"tq_key\" from \"tq_read\""
-                + " where pg_try_advisory_lock(hashtextextended(\"tq_key\", 0)) limit ?),"
-                + " \"tq_taken\" as (update " + table + " set \"attempt\" = " + table + ".\"attempt\" + 1"
-                + " from \"tq_held\" where " + table + ".\"id\" = \"tq_held\".\"id\" and " + table
-                + ".\"processed_at\" is null returning " + table + ".\"id\", \"tq_held\".\"tq_key\", " + table
-                + ".\"attempt\", " + table + ".\"priority\", " + table + ".\"payload\"),"
-                + " \"tq_back\" as (select pg_advisory_unlock(hashtextextended(\"tq_key\", 0)) from \"tq_held\""
-                + " where not exists (select 1 from \"tq_taken\" where \"tq_taken\".\"id\" = \"tq_held\".\"id\"))"
-                + " select * from \"tq_taken\" where (select count(*) from \"tq_back\") >= 0";
-    }
-
-    /**
-     * The advisory acknowledgement: binds the time now, the ids (a bigint array) and their keys (a text array);
-     * returns the rows it updated and the keys whose session hold it released.
-     */
-    private String advisoryAckSql(BenchTable t) {
-        String table = render.render(t);
-        return "with \"tq_acked\" as (update " + table + " set \"processed_at\" = ? where \"id\" = any(?)"
-                + " returning 1), \"tq_keys\" as (select hashtextextended(\"tq_key\", 0) as \"tq_k\""
-                + " from unnest(cast(? as text[])) as \"tq_u\"(\"tq_key\"), (select count(*) from \"tq_acked\")"
-                + " as \"tq_written\"), \"tq_kept\" as (select \"tq_k\", pg_try_advisory_xact_lock(\"tq_k\")"
-                + " as \"tq_x\" from \"tq_keys\") select (select count(*) from \"tq_acked\"),"
-                + " count(*) filter (where pg_advisory_unlock(\"tq_kept\".\"tq_k\")) from \"tq_kept\"";
     }
 
     /** Handles {@code messages} prefilled rows with {@code workers} workers; returns once every one is acknowledged. */
@@ -160,10 +142,12 @@ final class RawBatchLoop {
         /** The rows an advisory claim reads: past those the run's other workers may hold, and one batch more. */
         private final int advisoryRead;
         private final Map<Integer, Statement> stamps = new HashMap<>();
+        private final RawEffects written;
         private long sink;
 
         Worker(Connection c, int workers) throws SQLException {
             this.c = c;
+            this.written = effects == null ? null : new RawEffects(c, effects);
             this.advisoryRead = workers * batch + batch;
             this.raw = new RawConnection(c, dialect, statements.opening());
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
@@ -206,6 +190,10 @@ final class RawBatchLoop {
             if (ids.isEmpty()) {
                 return 0;
             }
+            if (written != null) {
+                c.setAutoCommit(false);
+                written.write(ids);
+            }
             advisoryAcks.setObject(1, dialect.timeValue(binding.column(Role.PROCESSED_AT).orElseThrow(), now));
             advisoryAcks.setArray(2, c.createArrayOf("bigint", ids.toArray()));
             advisoryAcks.setArray(3, c.createArrayOf("text", keys.toArray()));
@@ -216,6 +204,10 @@ final class RawBatchLoop {
                             + " rows and released " + rs.getInt(2) + " keys of " + ids.size() + " in "
                             + binding.tableName());
                 }
+            }
+            if (written != null) {
+                c.commit();
+                c.setAutoCommit(true);
             }
             return ids.size();
         }
@@ -259,6 +251,9 @@ final class RawBatchLoop {
                 end(false);
                 return 0;
             }
+            if (written != null) {
+                written.write(ids);
+            }
             acknowledge(now, null);
             end(true);
             return ids.size();
@@ -277,7 +272,20 @@ final class RawBatchLoop {
             if (ids.isEmpty()) {
                 return 0;
             }
+            if (written == null) {
+                acknowledge(Instant.now(), until);
+                return ids.size();
+            }
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(false);
+            }
+            open();
+            written.write(ids);
             acknowledge(Instant.now(), until);
+            end(true);
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(true);
+            }
             return ids.size();
         }
 
@@ -361,6 +369,9 @@ final class RawBatchLoop {
 
         @Override
         public void close() throws SQLException {
+            if (written != null) {
+                written.close();
+            }
             for (PreparedStatement ps : acks.values()) {
                 ps.close();
             }

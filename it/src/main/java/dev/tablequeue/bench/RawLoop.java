@@ -32,6 +32,12 @@ import org.jooq.Record;
  *
  * <p>A row-lock worker keeps auto-commit off for its whole life, as a hand-written loop would; the lease
  * form switches it around the claim's transaction, since its acknowledgement commits on its own.
+ *
+ * <p>Transactional ({@link #transactional}): the handler writes one row into the table's effects table in the
+ * transaction its acknowledgement commits, as a transactional delivery's does. Row lock: claim, the insert, the
+ * acknowledgement, one commit. Lease: the stamping claim committed, then a transaction of the insert and the
+ * acknowledgement checked against the lease. Advisory: lock the key and take the row, then a transaction of the
+ * insert and the acknowledgement, then unlock.
  */
 final class RawLoop {
     private final DataSource pool;
@@ -40,14 +46,22 @@ final class RawLoop {
     private final RawStatements statements;
     private final ReentrantLock turn;
     private final boolean virtual;
+    /** The table whose effects a transactional loop writes; null for the plain loop. */
+    private final BenchTable effects;
 
     RawLoop(BenchDatabase db, BenchTable table, Form form) {
-        this(db, table, form, false);
+        this(db, table, form, false, false);
+    }
+
+    /** The transactional loop: each job's effect row written and committed with its acknowledgement. */
+    static RawLoop transactional(BenchDatabase db, BenchTable table, Form form) {
+        return new RawLoop(db, table, form, false, true);
     }
 
     /** With {@code virtual}, the workers are virtual threads (a diagnostic of what blocking JDBC costs on them). */
-    RawLoop(BenchDatabase db, BenchTable table, Form form, boolean virtual) {
+    RawLoop(BenchDatabase db, BenchTable table, Form form, boolean virtual, boolean transactional) {
         this.virtual = virtual;
+        this.effects = transactional ? table : null;
         this.pool = db.pool();
         this.dialect = db.dialect();
         this.binding = table.binding(form);
@@ -71,11 +85,13 @@ final class RawLoop {
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
         private final Binds keyBinds = new Binds();
+        private final RawEffects written;
         private long sink;
 
         Worker(Connection c, int workers) throws SQLException {
             this.c = c;
             this.workers = workers;
+            this.written = effects == null ? null : new RawEffects(c, effects);
             this.raw = new RawConnection(c, dialect, statements.opening());
             this.keys = dialect.processKeys(c).orElse(null);
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
@@ -100,6 +116,9 @@ final class RawLoop {
             if (id == null) {
                 end(false);
                 return false;
+            }
+            if (written != null) {
+                written.write(List.of(id));
             }
             acknowledge(id);
             end(true);
@@ -128,8 +147,29 @@ final class RawLoop {
                 return false;
             }
             rowBinds.leaseHeld(until);
-            acknowledge(id);
+            settle(id);
             return true;
+        }
+
+        /**
+         * Acknowledges {@code id} in auto-commit; in the transactional loop, writes its effect and acknowledges it
+         * in one transaction.
+         */
+        private void settle(Object id) throws SQLException {
+            if (written == null) {
+                acknowledge(id);
+                return;
+            }
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(false);
+            }
+            open();
+            written.write(List.of(id));
+            acknowledge(id);
+            end(true);
+            if (!statements.opening().explicit()) {
+                c.setAutoCommit(true);
+            }
         }
 
         private boolean advisory() throws Exception {
@@ -154,7 +194,7 @@ final class RawLoop {
                     unlock(key);
                     continue;
                 }
-                acknowledge(id);
+                settle(id);
                 unlock(key);
                 return true;
             }
@@ -266,6 +306,9 @@ final class RawLoop {
 
         @Override
         public void close() throws SQLException {
+            if (written != null) {
+                written.close();
+            }
             raw.close();
             if (sink == 42) {
                 System.out.print(""); // keeps the handler's reads alive

@@ -6,6 +6,13 @@ final class Scenarios {
     static final String CONSUME = "consume";
     /** As {@link #CONSUME}, on a database with the server's default {@code synchronous_commit = on}. */
     static final String CONSUME_DURABLE = "consume, synchronous_commit=on";
+    /**
+     * As {@link #CONSUME}, with {@code transactional()}: each handler inserts one row through its delivery's
+     * transaction, committed with the acknowledgement.
+     */
+    static final String CONSUME_TRANSACTIONAL = "consume, transactional";
+    /** As {@link #CONSUME_TRANSACTIONAL}, on a database with the server's default {@code synchronous_commit = on}. */
+    static final String CONSUME_TRANSACTIONAL_DURABLE = "consume, transactional, synchronous_commit=on";
     /** As {@link #CONSUME}, with {@code batch(n)}: one claim of up to n rows for one handler. */
     static String consumeBatch(int n) {
         return "consume, batch(" + n + ")";

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The performance targets of issues 13 and 14, checked against a report. Every target names its worker count;
+ * The performance targets of issues 13, 14 and 34, checked against a report. Every target names its worker count;
  * a run without that count, or without either figure, leaves the target "not measured", never failed.
  */
 final class Targets {
@@ -33,6 +33,9 @@ final class Targets {
     static final double NOTIFY_P50_MILLIS = 5.0;
     /** Issue 13: what a tracked publish in the caller's transaction may cost over an untracked one. */
     static final double OUTBOX_PUBLISH_COST = 1.3;
+
+    /** Issue 34: a transactional delivery against the raw loop of the same shape, at 1 and 8 workers. */
+    static final double TRANSACTIONAL_RAW = 0.8;
 
     private static final String BATCH_64 = Scenarios.consumeBatch(64);
     private static final List<String> ALL_FORMS = List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY);
@@ -87,6 +90,13 @@ final class Targets {
             targets.add(heap(report, form, 1));
             targets.add(heap(report, form, 8));
         }
+        for (String database : List.of(Databases.POSTGRES, Databases.MARIADB, Databases.SQLITE)) {
+            for (String form : forms(database)) {
+                for (int workers : List.of(1, 8)) {
+                    targets.add(transactionalAgainstRaw(report, database, form, workers));
+                }
+            }
+        }
         targets.add(grown(report));
         targets.add(notify(report));
         targets.add(outboxPublish(report));
@@ -110,6 +120,14 @@ final class Targets {
                 name(database), form, suffix(scenario), number(bar));
         Optional<CaseResult> c = find(report, database, scenario, form, 8);
         return atLeast(what, medians(c, CaseResult.TABLEQUEUE, c, CaseResult.RAW_BATCHED), bar);
+    }
+
+    /** A transactional subscription against the raw loop of the same shape (synchronous_commit off on PostgreSQL). */
+    private static Target transactionalAgainstRaw(BenchReport report, String database, String form, int workers) {
+        String what = String.format(Locale.ROOT, "%s %s transactional, %s: tablequeue >= %s x the same-shape raw loop",
+                name(database), form, workers(workers), number(TRANSACTIONAL_RAW));
+        Optional<CaseResult> c = find(report, database, Scenarios.CONSUME_TRANSACTIONAL, form, workers);
+        return atLeast(what, medians(c, CaseResult.TABLEQUEUE, c, CaseResult.RAW), TRANSACTIONAL_RAW);
     }
 
     private static Target sqliteAgainstRaw(BenchReport report, String form) {

@@ -37,6 +37,26 @@ class TargetsTest {
     }
 
     @Test
+    void a_transactional_subscription_is_held_to_the_raw_loop_of_its_shape_per_database_form_and_worker_count() {
+        tq(Databases.POSTGRES, Scenarios.CONSUME_TRANSACTIONAL, Forms.ROW_LOCK, 1, 800).add(CaseResult.RAW, at(1_000));
+        tq(Databases.MARIADB, Scenarios.CONSUME_TRANSACTIONAL, Forms.LEASE, 8, 799).add(CaseResult.RAW, at(1_000));
+        tq(Databases.SQLITE, Scenarios.CONSUME_TRANSACTIONAL, Forms.ADVISORY, 8, 900)
+                .add(CaseResult.RAW_BATCHED, at(1_000));
+        // the durable rows and the plain consumption case are not this target's
+        tq(Databases.POSTGRES, Scenarios.CONSUME_TRANSACTIONAL_DURABLE, Forms.LEASE, 1, 1).add(CaseResult.RAW, at(1_000));
+        tq(Databases.POSTGRES, Scenarios.CONSUME, Forms.LEASE, 1, 1).add(CaseResult.RAW, at(1_000));
+
+        assertTarget("PostgreSQL row lock transactional, 1 worker: tablequeue >= 0.8 x the same-shape raw loop",
+                "800 / 1,000 = 0.80", true);
+        assertTarget("MariaDB lease transactional, 8 workers: tablequeue >= 0.8 x the same-shape raw loop",
+                "799 / 1,000 = 0.80", false);
+        // against the raw loop of its shape, never the batched one
+        assertNotMeasured("SQLite advisory transactional, 8 workers: tablequeue >= 0.8 x the same-shape raw loop");
+        assertNotMeasured("PostgreSQL lease transactional, 1 worker: tablequeue >= 0.8 x the same-shape raw loop");
+        assertThat(check()).noneMatch(t -> t.target().startsWith("SQLite row lock transactional"));
+    }
+
+    @Test
     void just_under_a_bar_is_not_met() {
         tq(Databases.POSTGRES, Scenarios.CONSUME, Forms.ROW_LOCK, 8, 7_999);
         dbScheduler(8, 4_000);
@@ -117,7 +137,7 @@ class TargetsTest {
         assertTarget("SQLite lease batch(64), 8 workers: tablequeue >= 0.7 x raw batched", "700 / 1,000 = 0.70",
                 true);
         List<String> others = check().stream().map(Targets.Target::target)
-                .filter(t -> t.startsWith("MariaDB") || t.startsWith("SQLite") && t.contains("batch")).toList();
+                .filter(t -> (t.startsWith("MariaDB") || t.startsWith("SQLite")) && t.contains("batch")).toList();
         assertThat(others).containsExactly("MariaDB row lock batch(64), 8 workers: tablequeue >= 0.7 x raw batched",
                 "MariaDB lease batch(64), 8 workers: tablequeue >= 0.7 x raw batched",
                 "SQLite lease batch(64), 8 workers: tablequeue >= 0.7 x raw batched");
@@ -188,7 +208,7 @@ class TargetsTest {
 
         List<Targets.Target> targets = check();
         assertThat(targets).filteredOn(t -> t.target().contains("8 workers") || t.target().contains("8 threads"))
-                .hasSize(16).allSatisfy(t -> {
+                .hasSize(24).allSatisfy(t -> {
                     assertThat(t.measured()).isEqualTo("not measured");
                     assertThat(t.met()).isEmpty();
                 });
@@ -202,7 +222,7 @@ class TargetsTest {
     @Test
     void an_empty_report_measures_nothing_and_fails_nothing_and_the_issue_4_bars_are_gone() {
         List<Targets.Target> targets = check();
-        assertThat(targets).hasSize(26).allSatisfy(t -> {
+        assertThat(targets).hasSize(42).allSatisfy(t -> {
             assertThat(t.measured()).isEqualTo("not measured");
             assertThat(t.met()).isEmpty();
         });
