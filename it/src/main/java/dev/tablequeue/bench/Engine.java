@@ -76,7 +76,7 @@ enum Engine {
                             + " payload BYTEA)",
                     "CREATE INDEX " + name + "_claim ON " + name + " (grp, priority, retry_after, id)"
                             + " WHERE processed_at IS NULL",
-                    // a queue table's autovacuum (see README, "Keeping a queue table fast"): by a fixed count of
+                    // a queue table's autovacuum (see docs/adopting.md, section 5): by a fixed count of
                     // dead rows, not a fifth of the table, and without the cost delay
                     "ALTER TABLE " + name + " SET (autovacuum_vacuum_scale_factor = 0,"
                             + " autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_insert_scale_factor = 0,"

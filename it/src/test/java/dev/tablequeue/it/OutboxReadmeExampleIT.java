@@ -27,7 +27,7 @@ import org.jooq.impl.DefaultConfiguration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's outbox example, run as written on the example schema's PostgreSQL tables (orders, outbox) over
+ * The outbox example of docs/outbox.md, run as written on the example schema's PostgreSQL tables (orders, outbox) over
  * RabbitMQ: an order and its message in one transaction, the message sent after the commit. It lives in this
  * module, which comes last in the build, because the example schema's build runs tablequeue:check, which
  * checks outbox bindings too.
@@ -37,7 +37,7 @@ class OutboxReadmeExampleIT {
     /** What the service publishes once an order is placed. */
     public record OrderPlaced(long id) {}
 
-    // README: the binding
+    // docs/outbox.md: the binding
     static final OutboxBinding<OutboxRecord> ORDERS_OUTBOX =
             OutboxBinding.of(OUTBOX, OUTBOX.ID, OUTBOX.NAME, OUTBOX.PAYLOAD)
                     .headers(OUTBOX.HEADERS)
@@ -57,7 +57,7 @@ class OutboxReadmeExampleIT {
             ConnectionFactory connectionFactory = rabbitMq();
             List<OrderPlaced> shipped = new CopyOnWriteArrayList<>();
 
-            // README: the example
+            // docs/outbox.md: the example
             Outbox outbox = Outbox.builder(dataSource).register("orders", ORDERS_OUTBOX).build();
             RabbitTransport rabbit = RabbitTransport.builder(connectionFactory)
                     .exchange(exchange)
@@ -83,7 +83,7 @@ class OutboxReadmeExampleIT {
                         .execute();
                 rabbit.publish(tx, "orders", new OrderPlaced(7));
             });
-            // README: end
+            // docs/outbox.md: end
 
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() -> shipped.size() == 1

@@ -24,8 +24,8 @@ class OutboxUnderTheKitIT {
     static final TableQueueDatabase DB = TableQueueDatabase.on(Engine.SQLITE).build();
 
     /**
-     * The kit set the property for the whole JVM, and the other suites of this module (the README's outbox
-     * example) run in the same one with the outbox on.
+     * The kit set the property for the whole JVM, and the other suites of this module (the outbox
+     * example of docs/outbox.md) run in the same one with the outbox on.
      */
     @AfterAll
     static void outboxOnAgainForTheOtherSuites() {

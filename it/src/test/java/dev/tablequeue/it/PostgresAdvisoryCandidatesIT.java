@@ -45,7 +45,7 @@ class PostgresAdvisoryCandidatesIT {
         db = TestDatabase.POSTGRES.open("advisory_candidates");
         table = new Jobs("jobs", TestDatabase.POSTGRES.timeType());
         db.execute(TestDatabase.POSTGRES.createTable("jobs"));
-        // the index a PostgreSQL queue table needs (README, "Keeping a PostgreSQL queue table fast")
+        // the index a PostgreSQL queue table needs (docs/adopting.md, section 5)
         db.execute("CREATE INDEX jobs_claim ON jobs (grp, priority, retry_after, id) WHERE processed_at IS NULL",
                 "INSERT INTO jobs (grp, retry_after) SELECT 'a', now() - interval '1 minute'"
                         + " FROM generate_series(1, " + ROWS + ")", "ANALYZE jobs");
