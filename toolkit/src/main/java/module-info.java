@@ -18,6 +18,9 @@ module dev.tablequeue {
     requires transitive org.jooq;
     requires transitive com.fasterxml.jackson.databind;
     requires org.slf4j;
+    // the JSON Schema of a payload type in the AsyncAPI document
+    requires com.github.victools.jsonschema.generator;
+    requires com.github.victools.jsonschema.module.jackson;
     // LISTEN/NOTIFY reads notifications through pgjdbc's API; a service on PostgreSQL has the driver
     requires static org.postgresql.jdbc;
 

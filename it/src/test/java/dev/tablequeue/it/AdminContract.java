@@ -13,7 +13,9 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.broker.QueueRow;
 import dev.tablequeue.broker.QueueStats;
+import dev.tablequeue.broker.Throughput;
 import dev.tablequeue.broker.Redrive;
 import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
@@ -289,6 +291,103 @@ public abstract class AdminContract extends AdminFixture {
                 .isInstanceOf(TableQueueException.class)
                 .hasMessageContaining(t.getName())
                 .hasMessageContaining("processedAt");
+    }
+
+    // ================================================================ rows
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void failing_rows_are_the_queues_retried_or_errored_unfinished_rows_in_due_order(Form form) {
+        Jobs t = newTable();
+        RoleBinding<Record> b = Jobs.payloadRoles(t).lastError(t.LAST_ERROR).build();
+        if (form != Form.ROW_LOCK) {
+            b = form == Form.LEASE ? Jobs.payloadRoles(t).lastError(t.LAST_ERROR).lease(t.LOCKED_UNTIL).build()
+                    : Jobs.payloadRoles(t).lastError(t.LAST_ERROR).advisory(t.getName() + "-{id}").build();
+        }
+        insertRow(t, "emails", NOW.minusSeconds(30), 1);
+        long later = insertRow(t, "emails", NOW.plusSeconds(600), 3);
+        long errored = insertRow(t, "emails", NOW.minusSeconds(60), 1);
+        dsl().update(t).set(t.LAST_ERROR, "java.io.IOException: smtp down").where(t.ID.eq(errored)).execute();
+        long done = insertRow(t, "emails", NOW.minusSeconds(90), 4);
+        setTime(t, done, "processed_at", NOW.minusSeconds(5));
+        insertRow(t, "other", NOW.minusSeconds(90), 4);
+
+        List<QueueRow> rows = admin().failing(InboxQueue.of(b, "emails"), 10);
+
+        assertThat(rows).extracting(QueueRow::id).containsExactly(errored, later);
+        assertThat(rows.get(0).lastError()).hasValue("java.io.IOException: smtp down");
+        assertThat(rows.get(0).attempt()).hasValue(1);
+        assertThat(rows.get(1).attempt()).hasValue(3);
+        assertThat(rows.get(1).due()).hasValue(NOW.plusSeconds(600));
+        assertThat(admin().failing(InboxQueue.of(b, "emails"), 1)).hasSize(1);
+    }
+
+    @Test
+    public final void dead_letters_are_listed_from_a_group_and_from_a_table() {
+        Jobs t = newTable();
+        Jobs dead = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        long first = insertRow(t, "escalated", NOW.minusSeconds(20), 5);
+        long second = insertRow(t, "escalated", NOW.minusSeconds(10), 5);
+        long inTable = insertRow(dead, "emails", NOW.minusSeconds(10), 5);
+        insertRow(dead, "other", NOW.minusSeconds(10), 5);
+        InboxQueue<Record> queue = InboxQueue.of(b, "emails");
+
+        assertThat(admin().deadLetters(queue, DeadLetter.group("escalated"), 10)).extracting(QueueRow::id)
+                .containsExactly(first, second);
+        assertThat(admin().deadLetters(queue, DeadLetter.table(dead), 10)).extracting(QueueRow::id)
+                .containsExactly(inTable);
+    }
+
+    @Test
+    public final void retry_now_makes_a_scheduled_row_of_the_queue_due_and_leaves_other_queues_alone() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        long scheduled = insertRow(t, "emails", NOW.plus(Duration.ofHours(2)), 2);
+        long elsewhere = insertRow(t, "other", NOW.plus(Duration.ofHours(2)), 2);
+        InboxQueue<Record> queue = InboxQueue.of(b, "emails");
+
+        assertThat(admin().retryNow(queue, String.valueOf(scheduled))).isTrue();
+        assertThat(admin().retryNow(queue, elsewhere)).isFalse();
+
+        assertThat(admin().stats(queue).pending()).isEqualTo(1);
+        assertThat(admin().failing(queue, 10).getFirst().due()).hasValue(NOW);
+    }
+
+    @Test
+    public final void delete_removes_one_unfinished_row_of_the_queue_or_of_its_dead_letter() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        long row = insertRow(t, "emails", NOW, 1);
+        long dead = insertRow(t, "escalated", NOW, 5);
+        long done = insertRow(t, "emails", NOW, 1);
+        setTime(t, done, "processed_at", NOW);
+        long elsewhere = insertRow(t, "other", NOW, 1);
+        InboxQueue<Record> queue = InboxQueue.of(b, "emails");
+
+        assertThat(admin().delete(queue, null, row)).isTrue();
+        assertThat(admin().delete(queue, DeadLetter.group("escalated"), dead)).isTrue();
+        assertThat(admin().delete(queue, null, done)).isFalse();
+        assertThat(admin().delete(queue, null, elsewhere)).isFalse();
+
+        assertThat(dsl().fetch(DSL.select(t.ID).from(t).orderBy(t.ID)).getValues(t.ID)).containsExactly(done, elsewhere);
+    }
+
+    @Test
+    public final void throughput_counts_the_queues_acknowledgements_per_period_up_to_now() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        for (int secondsAgo : new int[] {5, 50, 59, 61, 179, 181, 400}) {
+            setTime(t, insertRow(t, "emails", NOW.minusSeconds(900), 1), "processed_at", NOW.minusSeconds(secondsAgo));
+        }
+        setTime(t, insertRow(t, "other", NOW.minusSeconds(900), 1), "processed_at", NOW.minusSeconds(5));
+        insertRow(t, "emails", NOW.minusSeconds(900), 1);
+
+        Throughput tp = admin().throughput(InboxQueue.of(b, "emails"), Duration.ofMinutes(1), 3);
+
+        assertThat(tp.from()).isEqualTo(NOW.minusSeconds(180));
+        assertThat(tp.counts()).containsExactly(1L, 1L, 3L);
+        assertThat(tp.perSecond(2)).isEqualTo(3 / 60.0);
     }
 
     // ================================================================ subscriptions

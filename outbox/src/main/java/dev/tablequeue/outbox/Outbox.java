@@ -1,6 +1,7 @@
 package dev.tablequeue.outbox;
 
 import dev.tablequeue.SchemaException;
+import dev.tablequeue.broker.AsyncApi;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
@@ -142,6 +143,14 @@ public final class Outbox implements AutoCloseable {
     /** The names this outbox tracks. */
     public Set<String> names() {
         return byName.keySet();
+    }
+
+    /**
+     * The outbox's names as channels of an AsyncAPI document, which the service sends to:
+     * {@code broker.asyncApi().with(outbox.asyncApi())}.
+     */
+    public AsyncApi.Part asyncApi() {
+        return new OutboxChannels(byName.values());
     }
 
     Registration registration(String name) {

@@ -50,4 +50,22 @@ class SqliteOutboxIT extends OutboxFixture {
         assertThat(headers.get(2)).contains("\"" + ids.get(1) + "\"");
         assertThat(headers.get(3)).contains("\"" + ids.get(2) + "\"");
     }
+
+    @Test
+    void the_outbox_adds_a_channel_per_name_it_sends_with_the_record_id_header_to_the_asyncapi_document() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders", "invoices");
+        QueueBroker broker = QueueBroker.builder(pool).build();
+        opened.add(broker::close);
+
+        com.fasterxml.jackson.databind.JsonNode doc = broker.asyncApi().with(outbox.asyncApi()).toTree();
+
+        for (String name : List.of("orders", "invoices")) {
+            assertThat(doc.at("/channels/" + name + "/address").asText()).isEqualTo(name);
+            assertThat(doc.at("/channels/" + name + "/description").asText()).contains(t.getName());
+            assertThat(doc.at("/operations/send_" + name + "/action").asText()).isEqualTo("send");
+            assertThat(doc.at("/components/messages/" + name + "/headers/properties/" + Outbox.ID_HEADER + "/type")
+                    .asText()).isEqualTo("string");
+        }
+    }
 }

@@ -10,8 +10,6 @@ import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.TransactionOpening;
-import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -27,7 +25,6 @@ import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
-import org.jooq.Table;
 import org.jooq.impl.DataSourceConnectionProvider;
 
 /**
@@ -55,12 +52,14 @@ public final class QueueAdmin {
     private final QueueDialect dialect;
     private final Clock clock;
     private final QueueBroker broker;
+    private final AdminConnection admin;
 
     private QueueAdmin(ConnectionProvider connections, QueueDialect dialect, Clock clock, QueueBroker broker) {
         this.connections = connections;
         this.dialect = dialect;
         this.clock = clock;
         this.broker = broker;
+        this.admin = new AdminConnection(connections, dialect);
     }
 
     /** An admin on {@code dataSource}'s database, whose dialect it detects now. */
@@ -83,7 +82,7 @@ public final class QueueAdmin {
     }
 
     private static QueueAdmin of(ConnectionProvider connections) {
-        Connection c = acquire(connections);
+        Connection c = AdminConnection.acquire(connections);
         try {
             return new QueueAdmin(connections, QueueDialects.detect(c), Clock.systemUTC(), null);
         } catch (SQLException e) {
@@ -112,7 +111,7 @@ public final class QueueAdmin {
      */
     public List<String> groups(RoleBinding<?> binding) {
         Statement groups = AdminStatements.of(dialect, binding).groups();
-        return withConnection(c -> query(c, groups, new Binds(), binding, null, rs -> {
+        return admin.with(c -> admin.query(c, groups, new Binds(), binding, null, rs -> {
             List<String> names = new ArrayList<>();
             while (rs.next()) {
                 names.add(rs.getString(1));
@@ -134,9 +133,9 @@ public final class QueueAdmin {
         RoleBinding<?> b = queue.binding();
         AdminStatements statements = AdminStatements.of(dialect, b);
         Instant now = clock.instant();
-        return withConnection(c -> {
+        return admin.with(c -> {
             Binds binds = new Binds().group(queue.group()).now(now);
-            Counts counts = query(c, statements.stats(), binds, b, queue, rs -> {
+            Counts counts = admin.query(c, statements.stats(), binds, b, queue, rs -> {
                 rs.next();
                 Instant oldest = b.column(Role.RETRY_AFTER).isPresent()
                         ? dialect.readTime(rs, 5, b.column(Role.RETRY_AFTER).get())
@@ -147,7 +146,7 @@ public final class QueueAdmin {
             });
             SortedMap<Integer, Long> attempts = new TreeMap<>();
             if (b.has(Role.ATTEMPT)) {
-                query(c, statements.attempts(), binds, b, queue, rs -> {
+                admin.query(c, statements.attempts(), binds, b, queue, rs -> {
                     while (rs.next()) {
                         attempts.put(rs.getInt(1), rs.getLong(2));
                     }
@@ -185,9 +184,9 @@ public final class QueueAdmin {
     private long countDead(Connection c, AdminStatements statements, InboxQueue<?> queue, DeadLetter deadLetter)
             throws SQLException {
         return switch (deadLetter) {
-            case DeadLetter.ToGroup g -> query(c, statements.deadInGroup(), new Binds().group(g.group()),
+            case DeadLetter.ToGroup g -> admin.query(c, statements.deadInGroup(), new Binds().group(g.group()),
                     queue.binding(), queue, AdminRows::firstLong);
-            case DeadLetter.ToTable t -> query(c, statements.deadInTable(t.table()), new Binds().group(queue.group()),
+            case DeadLetter.ToTable t -> admin.query(c, statements.deadInTable(t.table()), new Binds().group(queue.group()),
                     queue.binding(), queue, AdminRows::firstLong);
         };
     }
@@ -223,70 +222,10 @@ public final class QueueAdmin {
         Instant now = clock.instant();
         Instant cutoff = which.olderThan().map(now::minus).orElse(null);
         List<Object> ids = which.ids().stream().<Object>map(id -> RowReader.converted(b.id().getDataType(), id)).toList();
-        return withConnection(c -> switch (from) {
-            case DeadLetter.ToGroup g -> redriveGroup(c, statements, queue, g.group(), ids, now, cutoff);
-            case DeadLetter.ToTable t -> redriveTable(c, statements, queue, t.table(), ids, cutoff);
+        return admin.with(c -> switch (from) {
+            case DeadLetter.ToGroup g -> new Redriving(admin).group(c, statements, queue, g.group(), ids, now, cutoff);
+            case DeadLetter.ToTable t -> new Redriving(admin).table(c, statements, queue, t.table(), ids, cutoff);
         });
-    }
-
-    private long redriveGroup(Connection c, AdminStatements statements, InboxQueue<?> queue, String dead,
-            List<Object> ids, Instant now, Instant cutoff) throws SQLException {
-        Binds binds = new Binds().group(dead).destination(queue.group()).now(now).retryAt(cutoff);
-        if (ids.isEmpty()) {
-            return update(c, statements.redriveGroup(0, cutoff != null), binds, queue);
-        }
-        long moved = 0;
-        for (List<Object> batch : AdminRows.batches(ids)) {
-            moved += update(c, statements.redriveGroup(batch.size(), cutoff != null), binds.ids(batch), queue);
-        }
-        return moved;
-    }
-
-    private long redriveTable(Connection c, AdminStatements statements, InboxQueue<?> queue, Table<?> dead,
-            List<Object> ids, Instant cutoff) throws SQLException {
-        TransactionOpening opening = dialect.transactionOpening(queue.binding());
-        List<List<Object>> named = ids.isEmpty() ? null : AdminRows.batches(ids);
-        long moved = 0;
-        for (int round = 0; named == null || round < named.size(); round++) {
-            List<Object> batch = named == null ? List.of() : named.get(round);
-            Binds select = new Binds().group(queue.group()).retryAt(cutoff).ids(batch).limit(BATCH);
-            Transactions.begin(c, opening);
-            try {
-                List<Object> locked = query(c, statements.deadIds(dead, batch.size(), cutoff != null), select,
-                        queue.binding(), queue, rs -> {
-                            List<Object> found = new ArrayList<>();
-                            while (rs.next()) {
-                                found.add(rs.getObject(1));
-                            }
-                            return found;
-                        });
-                if (!locked.isEmpty()) {
-                    moveBack(c, statements, queue, dead, locked);
-                }
-                Transactions.commit(c, opening);
-                moved += locked.size();
-                if (named == null && locked.size() < BATCH) {
-                    break;
-                }
-            } catch (SQLException | RuntimeException e) {
-                Transactions.rollbackQuietly(c, opening);
-                throw e;
-            }
-        }
-        return moved;
-    }
-
-    /** Copies the rows {@code ids} names back into the queue table and deletes them from {@code dead}. */
-    private void moveBack(Connection c, AdminStatements statements, InboxQueue<?> queue, Table<?> dead,
-            List<Object> ids) throws SQLException {
-        Binds byId = new Binds().ids(ids);
-        int copied = update(c, statements.copyBack(dead, ids.size()), byId, queue);
-        int deleted = update(c, statements.deleteDead(dead, ids.size()), byId, queue);
-        if (copied != ids.size() || deleted != ids.size()) {
-            throw new TableQueueException("queue " + queue + ": the redrive from dead-letter table \"" + dead.getName()
-                    + "\" locked " + ids.size() + " rows but copied " + copied + " and deleted " + deleted
-                    + "; it was rolled back, and no row of this batch moved");
-        }
     }
 
     /**
@@ -301,7 +240,66 @@ public final class QueueAdmin {
         }
         Statement purge = AdminStatements.of(dialect, queue.binding()).purge();
         Binds binds = new Binds().group(queue.group()).retryAt(clock.instant().minus(olderThan));
-        return withConnection(c -> update(c, purge, binds, queue));
+        return admin.with(c -> admin.update(c, purge, binds, queue));
+    }
+
+    // ------------------------------------------------------------------ rows
+
+    /**
+     * Up to {@code limit} (at most 1,000) unfinished rows of {@code queue} that failed at least once (an attempt
+     * above 1, or a last error), in due order: the retried rows an operator looks at first.
+     *
+     * @throws dev.tablequeue.DialectException where the table has neither an attempt nor a lastError column
+     */
+    public List<QueueRow> failing(InboxQueue<?> queue, int limit) {
+        return new Inspection(admin, clock).rows(queue, queue.binding().table(), queue.group(), false, limit);
+    }
+
+    /** Up to {@code limit} (at most 1,000) unfinished rows of {@code queue}'s dead letter {@code deadLetter}, in due order. */
+    public List<QueueRow> deadLetters(InboxQueue<?> queue, DeadLetter deadLetter, int limit) {
+        Inspection inspection = new Inspection(admin, clock);
+        return switch (deadLetter) {
+            case DeadLetter.ToGroup g -> inspection.rows(queue, queue.binding().table(), g.group(), true, limit);
+            case DeadLetter.ToTable t -> inspection.rows(queue, t.table(), queue.group(), true, limit);
+        };
+    }
+
+    /**
+     * Makes the unfinished row {@code id} of {@code queue} due now (its retryAfter set to now; in the lease form,
+     * unless a lease holds it). A row in work is left as it is.
+     *
+     * @return whether a row was changed
+     * @throws dev.tablequeue.DialectException where the table has no retryAfter column
+     */
+    public boolean retryNow(InboxQueue<?> queue, Object id) {
+        return new Inspection(admin, clock).retryNow(queue, id);
+    }
+
+    /**
+     * Deletes the unfinished row {@code id} of {@code queue}, or of its dead letter {@code from} where given
+     * (null for the queue itself).
+     *
+     * @return whether a row was deleted
+     */
+    public boolean delete(InboxQueue<?> queue, DeadLetter from, Object id) {
+        Inspection inspection = new Inspection(admin, clock);
+        if (from == null) {
+            return inspection.delete(queue, queue.binding().table(), queue.group(), id);
+        }
+        return switch (from) {
+            case DeadLetter.ToGroup g -> inspection.delete(queue, queue.binding().table(), g.group(), id);
+            case DeadLetter.ToTable t -> inspection.delete(queue, t.table(), queue.group(), id);
+        };
+    }
+
+    /**
+     * The rows {@code queue} acknowledged in each of the last {@code periods} (1 to 120) periods of
+     * {@code period}, read from the processedAt column, the last period ending now.
+     *
+     * @throws dev.tablequeue.DialectException where the table has no processedAt column
+     */
+    public Throughput throughput(InboxQueue<?> queue, Duration period, int periods) {
+        return new Inspection(admin, clock).throughput(queue, period, periods);
     }
 
     // ------------------------------------------------------------------ subscriptions
@@ -339,47 +337,5 @@ public final class QueueAdmin {
         }
         return broker.queues().stream().filter(s -> s.queue().equals(queue)).findFirst()
                 .flatMap(ServedQueue::deadLetter);
-    }
-
-    // ------------------------------------------------------------------ JDBC
-
-    private interface Work<V> {
-        V run(Connection c) throws SQLException;
-    }
-
-    private <V> V withConnection(Work<V> work) {
-        Connection c = acquire(connections);
-        try {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw new TableQueueException("the queue admin's connection failed: " + e.getMessage(), e);
-        } finally {
-            connections.release(c);
-        }
-    }
-
-    private static Connection acquire(ConnectionProvider connections) {
-        try {
-            return connections.acquire();
-        } catch (RuntimeException e) {
-            throw new TableQueueException("the queue admin cannot connect to the database: " + e.getMessage(), e);
-        }
-    }
-
-    private <V> V query(Connection c, Statement statement, Binds binds, RoleBinding<?> binding, InboxQueue<?> queue,
-            Jdbc.Reader<V> reader) {
-        try {
-            return Jdbc.query(c, statement, binds, dialect, reader);
-        } catch (SQLException e) {
-            throw AdminRows.failed(dialect, statement, binding, queue, e);
-        }
-    }
-
-    private int update(Connection c, Statement statement, Binds binds, InboxQueue<?> queue) {
-        try {
-            return Jdbc.update(c, statement, binds, dialect);
-        } catch (SQLException e) {
-            throw AdminRows.failed(dialect, statement, queue.binding(), queue, e);
-        }
     }
 }

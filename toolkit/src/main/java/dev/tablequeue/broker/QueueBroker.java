@@ -224,6 +224,20 @@ public final class QueueBroker {
         return subscriptions.served();
     }
 
+    /**
+     * An AsyncAPI 3.0 document of this broker's subscriptions and routes, from their declarations: add the
+     * outbox with {@link AsyncApi#with(AsyncApi.Part)}, then {@link AsyncApi#toJson()}. It holds no address,
+     * user or password of the data source.
+     */
+    public AsyncApi asyncApi() {
+        AsyncApi document = new AsyncApi();
+        for (ServedQueue served : queues()) {
+            document.receives(served);
+        }
+        routes.forEach((name, route) -> document.sends(name, route.binding()));
+        return document;
+    }
+
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
     public Publisher publisher() {
         return new Publisher(this, routes);

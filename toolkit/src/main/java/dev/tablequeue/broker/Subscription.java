@@ -129,7 +129,7 @@ final class Subscription<T> {
         Optional<DeadLetter> deadLetter = mount.deadLetterGroup != null
                 ? Optional.of(DeadLetter.group(mount.deadLetterGroup))
                 : Optional.ofNullable(mount.deadLetterTable).map(DeadLetter::table);
-        return new ServedQueue(queue, deadLetter, mount.workers);
+        return new ServedQueue(queue, deadLetter, mount.workers, mount.payloadType, mount.rows);
     }
 
     /** A row for this subscription was written in a transaction whose commit the broker cannot see. */

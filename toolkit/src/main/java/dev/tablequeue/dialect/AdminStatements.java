@@ -195,6 +195,111 @@ public final class AdminStatements {
         return w.statement("admin redrive delete", w.dsl().deleteFrom(table).where(idIn(w, ids)));
     }
 
+    /**
+     * The unfinished rows of a group (the group param) of {@code from} (the queue's table, or a dead-letter
+     * table of its shape) that failed at least once, by their attempt above 1 or their last error, in due order
+     * then id order, at most the limit param: rows of (id, attempt or NULL, last error or NULL, retryAfter or
+     * NULL). With {@code all}, every unfinished row of the group, failed or not (a dead-letter group's rows).
+     *
+     * @throws DialectException where the table has neither an attempt nor a lastError column, and not {@code all}
+     */
+    public Statement rows(Table<?> from, boolean all) {
+        StatementWriter w = dialect.writer();
+        Optional<Field<Object>> attempt = b.column(Role.ATTEMPT).map(JooqQueueDialect::typed);
+        Optional<Field<Object>> lastError = b.column(Role.LAST_ERROR).map(JooqQueueDialect::typed);
+        Optional<Field<Object>> retryAfter = b.column(Role.RETRY_AFTER).map(JooqQueueDialect::typed);
+        Condition failed = DSL.noCondition();
+        if (!all) {
+            if (attempt.isEmpty() && lastError.isEmpty()) {
+                throw refused("the failing rows of a queue are read from its attempt or lastError column, and the"
+                        + " binding names neither");
+            }
+            failed = DSL.or(attempt.map(a -> a.gt(DSL.inline(1))).orElse(DSL.falseCondition()),
+                    lastError.map(Field::isNotNull).orElse(DSL.falseCondition()));
+        }
+        Field<Object> id = JooqQueueDialect.typed(b.id());
+        Field<?> none = DSL.inline((Object) null);
+        List<org.jooq.OrderField<?>> order = new ArrayList<>();
+        retryAfter.ifPresent(order::add);
+        order.add(id);
+        return w.statement("admin rows", w.dsl()
+                .select(id, attempt.<Field<?>>map(x -> x).orElse(none), lastError.<Field<?>>map(x -> x).orElse(none),
+                        retryAfter.<Field<?>>map(x -> x).orElse(none))
+                .from(from)
+                .where(inGroup(w))
+                .and(unfinished())
+                .and(failed)
+                .orderBy(order)
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    /**
+     * Makes one unfinished row of a group (the group param) due now, by id (the id param): its retryAfter set
+     * to now and, in the lease form, its lease cleared, unless a lease holds it.
+     *
+     * @throws DialectException where the table has no retryAfter column
+     */
+    public Statement retryNow() {
+        Field<Object> retryAfter = JooqQueueDialect.typed(b.column(Role.RETRY_AFTER).orElseThrow(() -> refused(
+                "a row is made due now through its retryAfter column, which the binding does not name (its rows"
+                        + " are always due)")));
+        StatementWriter w = dialect.writer();
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        set.put(retryAfter, dialect.now(w, b, retryAfter));
+        if (b.form() == Form.LEASE) {
+            set.put(lease(), DSL.inline(null, lease()));
+        }
+        return w.statement("admin retry now", w.dsl().update(JooqQueueDialect.table(b))
+                .set(set)
+                .where(JooqQueueDialect.typed(b.id()).eq(w.bind(Param.of(Param.Kind.ID, b.id()), JooqQueueDialect.typed(b.id()))))
+                .and(inGroup(w))
+                .and(unfinished())
+                .and(unheld(w)));
+    }
+
+    /** Deletes one unfinished row of a group (the group param) of {@code from}, by id (the id param). */
+    public Statement deleteRow(Table<?> from) {
+        StatementWriter w = dialect.writer();
+        @SuppressWarnings("unchecked")
+        Table<Record> table = (Table<Record>) from;
+        Field<Object> id = JooqQueueDialect.typed(b.id());
+        return w.statement("admin delete", w.dsl().deleteFrom(table)
+                .where(id.eq(w.bind(Param.of(Param.Kind.ID, b.id()), id)))
+                .and(inGroup(w))
+                .and(unfinished()));
+    }
+
+    /**
+     * The acknowledged rows of the queue (the group param) per period: one row of {@code periods} counts, the
+     * i-th of the rows processed from the i-th bound up to the next. The {@code periods + 1} bounds are value
+     * params 0 to {@code periods}, oldest first, each already in the processedAt column's type.
+     *
+     * @throws DialectException where the table has no processedAt column
+     */
+    public Statement processedPerPeriod(int periods) {
+        Field<Object> processed = JooqQueueDialect.typed(b.column(Role.PROCESSED_AT).orElseThrow(() -> refused(
+                "the rows a queue processed are counted by its processedAt column, which the binding does not name"
+                        + " (an acknowledgement deletes the row)")));
+        StatementWriter w = dialect.writer();
+        List<Field<?>> bounds = new ArrayList<>();
+        for (int i = 0; i <= periods; i++) {
+            bounds.add(w.bind(Param.at(Param.Kind.VALUE, processed, i), processed));
+        }
+        List<SelectField<?>> counts = new ArrayList<>();
+        for (int i = 0; i < periods; i++) {
+            @SuppressWarnings("unchecked")
+            Field<Object> from = (Field<Object>) bounds.get(i);
+            @SuppressWarnings("unchecked")
+            Field<Object> to = (Field<Object>) bounds.get(i + 1);
+            counts.add(DSL.count().filterWhere(processed.ge(from).and(processed.lt(to))));
+        }
+        @SuppressWarnings("unchecked")
+        Field<Object> first = (Field<Object>) bounds.get(0);
+        return w.statement("admin processed per period", w.dsl().select(counts).from(b.table())
+                .where(inGroup(w))
+                .and(processed.ge(first)));
+    }
+
     /** Deletes the queue's acknowledged rows processed before the cutoff. */
     public Statement purge() {
         Field<Object> processed = JooqQueueDialect.typed(b.column(Role.PROCESSED_AT).orElseThrow(() -> refused(
