@@ -83,13 +83,35 @@ public final class Demo {
         Plan plan = new Plan(options.jobs());
         // A connection for each worker's claim or settlement, one for the lease keeper, and the one the
         // broker never takes for itself.
-        try (DemoDatabase db = DemoDatabase.open(options.url(), options.workers() + 3);
-                DemoMeters meters = new DemoMeters()) {
+        try (DemoDatabase db = DemoDatabase.open(options.url(), options.workers() + 3)) {
             out.printf(Locale.ROOT, "tablequeue demo: %,d jobs, %d workers%s, on %s%n", plan.jobs(), options.workers(),
                     options.transactional() ? ", transactional handlers" : "", db.describe());
             int applied = db.migrate();
             out.printf(Locale.ROOT, "migrated %s: %d migration(s) applied%n", db.kind().name().toLowerCase(Locale.ROOT),
                     applied);
+            if (!options.transactional()) {
+                return pass(plan, options, false, db, out, terminal);
+            }
+            // the same jobs with plain handlers first, so the run shows what transactional handlers cost
+            out.println("-- plain handlers, for comparison");
+            Summary plain = pass(plan, options, false, db, out, terminal);
+            out.println("-- transactional handlers");
+            Summary transactional = pass(plan, options, true, db, out, terminal);
+            out.printf(Locale.ROOT, "transactional  %,8d   jobs/s, %.2f of the plain handlers' %,d jobs/s%n",
+                    transactional.jobsPerSecond(), (double) transactional.jobsPerSecond()
+                            / Math.max(1, plain.jobsPerSecond()), plain.jobsPerSecond());
+            return plain.ok() ? transactional : transactional.with("the run with plain handlers failed: "
+                    + plain.problems());
+        }
+    }
+
+    /**
+     * One run of {@code plan}'s jobs through a broker of its own on {@code db}, with transactional handlers or
+     * plain ones; prints its progress and summary.
+     */
+    private static Summary pass(Plan plan, DemoOptions options, boolean transactional, DemoDatabase db,
+            PrintStream out, boolean terminal) {
+        try (DemoMeters meters = new DemoMeters()) {
             Tally tally = new Tally(plan.jobs());
             QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL)
                     .listener(BrokerListener.all(tally, meters.listener())).build();
@@ -99,7 +121,7 @@ public final class Demo {
                     .workers(options.workers())
                     .maxAttempts(Plan.MAX_ATTEMPTS)
                     .deadLetter(DEAD_LETTER);
-            if (options.transactional()) {
+            if (transactional) {
                 mount.transactional().handle(DemoResults::handle);
             } else {
                 mount.handle(Demo::handle);
@@ -111,14 +133,14 @@ public final class Demo {
                 if (earlier > 0) {
                     out.printf(Locale.ROOT, "emptied %s: %,d rows of an earlier run%n", binding.tableName(), earlier);
                 }
-                if (options.transactional()) {
+                if (transactional) {
                     int results = DemoResults.empty(ctx);
                     if (results > 0) {
                         out.printf(Locale.ROOT, "emptied demo_results: %,d rows of an earlier run%n", results);
                     }
                 }
                 enqueue(plan, broker.publisher(), binding, ctx, out);
-                return process(plan, options.transactional(), broker, tally, meters, ctx, binding, out, terminal);
+                return process(plan, transactional, broker, tally, meters, ctx, binding, out, terminal);
             } finally {
                 broker.close();
             }

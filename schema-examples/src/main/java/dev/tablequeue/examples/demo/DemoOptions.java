@@ -28,7 +28,9 @@ record DemoOptions(int jobs, int workers, Optional<String> url, boolean transact
                                Default: a fresh SQLite file in a temporary folder, deleted at the end.
               --transactional  mount the subscription with transactional(): each handler writes a row into
                                demo_results through delivery.tx() on every attempt, which only an
-                               acknowledgement commits, and the summary checks one row per acknowledged job.""";
+                               acknowledgement commits, and the summary checks one row per acknowledged job;
+                               the same jobs run first with plain handlers, and the two rates are printed
+                               side by side.""";
 
     /**
      * Reads the options from {@code args}. Each argument is split at white space too, so that Maven's

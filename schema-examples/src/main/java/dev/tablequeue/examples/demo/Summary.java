@@ -39,6 +39,13 @@ record Summary(Plan plan, Tally.Counts counts, Duration elapsed, ShutdownReport 
         return Progress.perSecond(counts.done(), elapsed);
     }
 
+    /** This summary with one more problem. */
+    Summary with(String problem) {
+        List<String> more = new java.util.ArrayList<>(problems);
+        more.add(problem);
+        return new Summary(plan, counts, elapsed, shutdown, meters, results, List.copyOf(more));
+    }
+
     /** Whether every job was processed or dead-lettered as planned. */
     boolean ok() {
         return problems.isEmpty();

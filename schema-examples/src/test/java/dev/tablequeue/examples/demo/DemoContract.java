@@ -103,6 +103,9 @@ public abstract class DemoContract {
         assertThat(printed)
                 .contains("tablequeue demo: 300 jobs, 4 workers, transactional handlers, on ")
                 .contains("emptied demo_results: 19 rows of an earlier run")
+                .contains("-- plain handlers, for comparison")
+                .contains("-- transactional handlers")
+                .containsPattern("transactional +[0-9,]+ +jobs/s, [0-9.]+ of the plain handlers' [0-9,]+ jobs/s")
                 .containsPattern("processed +299 +\\(planned 299\\)")
                 .containsPattern("results +299 +\\(acknowledged 299; rows in demo_results, "
                         + plan.failsOnce() + " from a second attempt\\)")
