@@ -43,7 +43,9 @@ final class MissingServer {
         if (skip) {
             return new TestAbortedException(skipped(who, why), cause);
         }
-        return new IllegalStateException(who + ": " + why + ". " + whatToSet(engine), cause);
+        // a driver's message often ends a sentence already
+        String stated = why.endsWith(".") ? why : why + ".";
+        return new IllegalStateException(who + ": " + stated + " " + whatToSet(engine), cause);
     }
 
     /** The reason {@code who} is skipped, printed on the error stream (a skip must never pass unseen). */
