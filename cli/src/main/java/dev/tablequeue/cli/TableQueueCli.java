@@ -18,7 +18,10 @@ import picocli.CommandLine.Command;
         description = "Reads and repairs the queues kept in a service's tables.",
         subcommands = {StatsCommand.class, RedriveCommand.class, PurgeCommand.class})
 public final class TableQueueCli implements Runnable {
-    /** The exit code of a command that failed on the database or on its arguments' meaning. */
+    /**
+     * The exit code of every refusal: a command that failed on the database, on its arguments' meaning, or on
+     * arguments it could not parse. The refusal is one line on the error stream, never a stack trace.
+     */
     public static final int FAILED = 1;
 
     @CommandLine.Spec
@@ -37,16 +40,37 @@ public final class TableQueueCli implements Runnable {
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             // a refusal or a failed statement: its message names the table, the statement and the queue
-            line.getErr().println("tablequeue: " + message(e));
-            return FAILED;
+            return refuse(line.getErr(), message(e));
         });
-        int code = cli.execute(args);
+        cli.setParameterExceptionHandler((e, given) -> {
+            // not picocli's usage text after the message: one line, and where the help is
+            String command = e.getCommandLine().getCommandName();
+            String help = e.getCommandLine() == cli ? "tablequeue --help" : "tablequeue " + command + " --help";
+            return refuse(e.getCommandLine().getErr(), e.getMessage() + " (see " + help + ")");
+        });
+        int code;
+        try {
+            code = cli.execute(args);
+        } catch (Error e) {
+            // what the handlers above never see (picocli hands them exceptions only): a class of the service
+            // that links against one missing from the class path, a JVM out of memory
+            code = refuse(err, e.getClass().getName() + ": " + e.getMessage());
+        }
         out.flush();
         err.flush();
         return code;
     }
 
+    private static int refuse(PrintWriter err, String message) {
+        err.println("tablequeue: " + String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", "; "));
+        return FAILED;
+    }
+
     private static String message(Exception e) {
+        if (e.getMessage() == null) {
+            // a fault of the command itself (no refusal has no message): its class at least says which
+            return e.getClass().getName() + (e.getCause() == null ? "" : " (" + e.getCause() + ")");
+        }
         if (e instanceof TableQueueException || e instanceof IllegalArgumentException
                 || e instanceof IllegalStateException || e.getCause() == null) {
             return e.getMessage();

@@ -38,7 +38,7 @@ final class Target {
 
     @Option(names = "--classpath", paramLabel = "PATHS", split = "${sys:path.separator}",
             description = "jars and folders holding the binding's class (and any JDBC driver beside the built-in"
-                    + " PostgreSQL, MariaDB and SQLite ones)")
+                    + " PostgreSQL, MariaDB and SQLite ones); a Spring Boot jar is read with its BOOT-INF/lib")
     List<Path> classpath = List.of();
 
     /** Reads "now" as of this instant: for reproducible output. */
@@ -47,14 +47,19 @@ final class Target {
 
     /** The binding's table, and an admin on a connection to the database; close it when done. */
     Session open() {
-        ClassLoader loader = BindingLoader.classLoader(classpath);
-        RoleBinding<?> b = BindingLoader.load(binding, loader);
-        Connection c = connect(loader);
-        QueueAdmin admin = QueueAdmin.of(DSL.using(c));
-        if (now != null) {
-            admin = admin.withClock(Clock.fixed(now, ZoneOffset.UTC));
+        ServiceClassPath classes = ServiceClassPath.of(classpath);
+        try {
+            RoleBinding<?> b = BindingLoader.load(binding, classes.loader());
+            Connection c = connect(classes.loader());
+            QueueAdmin admin = QueueAdmin.of(DSL.using(c));
+            if (now != null) {
+                admin = admin.withClock(Clock.fixed(now, ZoneOffset.UTC));
+            }
+            return new Session(b, admin, c, classes);
+        } catch (RuntimeException | Error e) {
+            classes.close();
+            throw e;
         }
-        return new Session(b, admin, c);
     }
 
     private Connection connect(ClassLoader loader) {
@@ -80,8 +85,9 @@ final class Target {
         }
     }
 
-    /** A command's binding and admin, on one connection. */
-    record Session(RoleBinding<?> binding, QueueAdmin admin, Connection connection) implements AutoCloseable {
+    /** A command's binding and admin, on one connection, and the service's classes the binding came from. */
+    record Session(RoleBinding<?> binding, QueueAdmin admin, Connection connection, ServiceClassPath classes)
+            implements AutoCloseable {
         /** The queue {@code name} of the binding's table; the table's name where none is given. */
         InboxQueue<?> queue(String name) {
             return InboxQueue.of(binding, name != null ? name : binding.table().getName());
@@ -93,6 +99,8 @@ final class Target {
                 connection.close();
             } catch (SQLException ignored) {
                 // the command's work is done; the server ends the session
+            } finally {
+                classes.close();
             }
         }
     }

@@ -22,8 +22,9 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>The server is found as {@link TableQueueDatabase} finds it: the engine's variable
  * ({@code TABLEQUEUE_POSTGRES_URL}, ...), else its system property ({@code tablequeue.postgres.url}, ...), else a
- * Testcontainers container where a Docker engine answers. Where none gives a server, {@link #create} skips the
- * test that asked (an aborted assumption) with what to set, or, where {@code TABLEQUEUE_REQUIRE_LIVE=1}, fails it.
+ * Testcontainers container where a Docker engine answers. Where none gives a server, or it cannot be reached,
+ * {@link #create} fails the test that asked with what to set; where {@code TABLEQUEUE_SKIP_UNREACHABLE=1} opts in,
+ * it skips it instead (an aborted assumption), printing the reason.
  */
 public final class FreshDatabase implements AutoCloseable {
     private static final Pattern SERVER_URL = Pattern.compile("^(jdbc:[a-z]+://[^/?]+)(/[^?]*)?(\\?.*)?$");
@@ -51,8 +52,8 @@ public final class FreshDatabase implements AutoCloseable {
      * case, every other character than a letter, digit or underscore made an underscore), dropping one an earlier
      * run left. On SQLite it makes a new file in a temporary folder.
      *
-     * @throws TestAbortedException where no server is found or it refuses the database, unless
-     *     {@code TABLEQUEUE_REQUIRE_LIVE=1}, which throws an {@link IllegalStateException} instead
+     * @throws IllegalStateException where no server is found or it refuses the database, saying what to set
+     * @throws TestAbortedException instead, where {@code TABLEQUEUE_SKIP_UNREACHABLE=1}
      */
     public static FreshDatabase create(Engine engine, String name) {
         Objects.requireNonNull(engine, "engine");
@@ -68,12 +69,12 @@ public final class FreshDatabase implements AutoCloseable {
         try {
             server = Servers.find(engine, engine.defaultImage());
         } catch (Servers.NoServer e) {
-            throw unavailable(db, e.getMessage(), e, liveRequired());
+            throw MissingServer.outcome(db, engine, e.getMessage(), e, MissingServer.skipOptedIn());
         }
         try {
             return onServer(engine, db, server);
         } catch (SQLException e) {
-            throw unavailable(db, refused(engine, db, server, e), e, liveRequired());
+            throw MissingServer.outcome(db, engine, refused(engine, db, server, e), e, MissingServer.skipOptedIn());
         }
     }
 
@@ -105,24 +106,19 @@ public final class FreshDatabase implements AutoCloseable {
                 + redacted(server.adminUrl()) + "): " + e.getMessage();
     }
 
-    /** The failure of a test that found no database: a skip, or under {@code liveRequired} a failure. */
-    static RuntimeException unavailable(String who, String why, Exception cause, boolean liveRequired) {
-        String message = who + ": " + why;
-        if (liveRequired) {
-            return new IllegalStateException(message + " (TABLEQUEUE_REQUIRE_LIVE=1 makes this a failure)", cause);
-        }
-        return new TestAbortedException(message, cause);
-    }
-
     private static String dropSql(Engine engine, String db) {
         return engine == Engine.POSTGRES
                 ? "DROP DATABASE IF EXISTS \"" + db + "\" WITH (FORCE)"
                 : "DROP DATABASE IF EXISTS `" + db + "`";
     }
 
-    /** Whether a missing server fails the tests instead of skipping them ({@code TABLEQUEUE_REQUIRE_LIVE=1}). */
+    /**
+     * Whether a missing server (a database's, or a broker's a test needs) fails the tests instead of skipping them:
+     * true unless {@code TABLEQUEUE_SKIP_UNREACHABLE=1} (or the system property
+     * {@code tablequeue.skip.unreachable=true}) opts into skipping, which {@code TABLEQUEUE_REQUIRE_LIVE=1} vetoes.
+     */
     public static boolean liveRequired() {
-        return "1".equals(System.getenv("TABLEQUEUE_REQUIRE_LIVE"));
+        return !MissingServer.skipOptedIn();
     }
 
     /**

@@ -20,7 +20,7 @@ final class Servers {
     /** A server to make databases on: its administrative JDBC URL, and where it came from, in words. */
     record Server(Engine engine, String adminUrl, String origin) {}
 
-    /** No server could be found; the message says what to set. */
+    /** No server could be found; the message says which settings were looked at ({@link MissingServer} adds what to set). */
     static final class NoServer extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -55,9 +55,8 @@ final class Servers {
             return new Server(engine, property.strip(), "system property " + engine.property());
         }
         if (!docker.getAsBoolean()) {
-            throw new NoServer("no " + engine + " server: " + engine.variable() + " is not set and no Docker engine"
-                    + " answers, so Testcontainers cannot start " + image + ". Set " + engine.variable()
-                    + " to an administrative JDBC URL (one that may create and drop databases), or start Docker");
+            throw new NoServer("no " + engine + " server: neither " + engine.variable() + " nor " + engine.property()
+                    + " is set and no Docker engine answers, so Testcontainers cannot start " + image);
         }
         JdbcDatabaseContainer<?> container = CONTAINERS.computeIfAbsent(image, i -> start(engine, i));
         String url = container.getJdbcUrl();

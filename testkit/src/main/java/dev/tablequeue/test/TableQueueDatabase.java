@@ -1,6 +1,8 @@
 package dev.tablequeue.test;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,6 +19,8 @@ import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -34,9 +38,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>The server comes from the engine's variable ({@code TABLEQUEUE_POSTGRES_URL}, {@code TABLEQUEUE_MARIADB_URL},
  * {@code TABLEQUEUE_MYSQL_URL}: an administrative JDBC URL), else from the system property of the same name in
  * lower case with dots ({@code tablequeue.postgres.url}), else from a Testcontainers container started once per
- * JVM where a Docker engine answers. Where none gives a server, the class's tests are skipped with a message that
- * says what to set, or, where {@code TABLEQUEUE_REQUIRE_LIVE=1}, they fail with it. SQLite needs no server: a
- * fresh file in a temporary folder.
+ * JVM where a Docker engine answers. Where none gives a server, or the one named cannot be reached, the class
+ * fails with a message that names the variable, the system property and the Testcontainers option, so that a
+ * build never passes with its queue tests unrun. Skipping is an opt-in: where {@code TABLEQUEUE_SKIP_UNREACHABLE=1}
+ * (or the system property {@code tablequeue.skip.unreachable=true}), such a class is reported skipped, and the
+ * reason is printed on the error stream, class by class; {@code TABLEQUEUE_REQUIRE_LIVE=1} vetoes the opt-in.
+ * SQLite needs no server: a fresh file in a temporary folder.
  *
  * <p>It sets the system property {@value #TEST_KIT_PROPERTY} to {@code true} (where it is not set), so the
  * outbox, under the kit, passes messages untracked unless {@code TABLEQUEUE_OUTBOX=on}.
@@ -44,14 +51,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>The database is named {@code <prefix>kit_<class>_<random>}, the prefix {@code TABLEQUEUE_DB_PREFIX} or
  * {@code tq_}, so classes that run side by side, or builds on one server, do not meet.
  */
-public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCallback {
+public final class TableQueueDatabase implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
     private final Engine engine;
     private final List<String> migrations;
     private final Map<String, String> placeholders;
     private final int poolSize;
     private final String image;
     private final Finder finder;
-    private final BooleanSupplier liveRequired;
+    private final BooleanSupplier skipUnreachable;
 
     private volatile Open open;
 
@@ -71,7 +78,7 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
         this.poolSize = b.poolSize;
         this.image = b.image == null ? engine.defaultImage() : b.image;
         this.finder = b.finder;
-        this.liveRequired = b.liveRequired;
+        this.skipUnreachable = b.skipUnreachable;
     }
 
     /** Starts an extension for a database on {@code engine}. */
@@ -84,6 +91,32 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
      * (its middlewares pass every message untouched) unless {@code TABLEQUEUE_OUTBOX=on}.
      */
     public static final String TEST_KIT_PROPERTY = "tablequeue.testkit";
+
+    /**
+     * Where skipping is opted into, a class whose server cannot be found or reached is disabled before it starts:
+     * JUnit reports it skipped, with the reason, which is also printed on the error stream. (An aborted
+     * {@code beforeAll} would report no test at all.) Without the opt-in every class is enabled, and
+     * {@link #beforeAll} fails the one whose server is missing.
+     */
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (engine == Engine.SQLITE || context.getTestMethod().isPresent() || !skipUnreachable.getAsBoolean()) {
+            return ConditionEvaluationResult.enabled("a missing " + engine + " server fails the class");
+        }
+        String why;
+        try {
+            Servers.Server server = finder.find(engine, image);
+            try (Connection c = DriverManager.getConnection(server.adminUrl())) {
+                return ConditionEvaluationResult.enabled("the " + engine + " server of " + server.origin() + " answers");
+            } catch (SQLException e) {
+                why = "cannot connect to the " + engine + " server of " + server.origin() + " ("
+                        + FreshDatabase.redacted(server.adminUrl()) + "): " + e.getMessage();
+            }
+        } catch (Servers.NoServer e) {
+            why = e.getMessage();
+        }
+        return ConditionEvaluationResult.disabled(MissingServer.skipped(context.getDisplayName(), why));
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -145,7 +178,7 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
     }
 
     private RuntimeException unavailable(ExtensionContext context, String why, Exception cause) {
-        return FreshDatabase.unavailable(context.getDisplayName(), why, cause, liveRequired.getAsBoolean());
+        return MissingServer.outcome(context.getDisplayName(), engine, why, cause, skipUnreachable.getAsBoolean());
     }
 
     private Open migrate(Open made) {
@@ -234,7 +267,7 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
         private int poolSize = 10;
         private String image;
         private Finder finder = Servers::find;
-        private BooleanSupplier liveRequired = FreshDatabase::liveRequired;
+        private BooleanSupplier skipUnreachable = MissingServer::skipOptedIn;
 
         private Builder(Engine engine) {
             this.engine = Objects.requireNonNull(engine, "engine");
@@ -274,10 +307,10 @@ public final class TableQueueDatabase implements BeforeAllCallback, AfterAllCall
             return this;
         }
 
-        /** For the kit's own tests: how the server is found, and whether a missing one fails. */
-        Builder finding(Finder finder, BooleanSupplier liveRequired) {
+        /** For the kit's own tests: how the server is found, and whether a missing one is skipped (not failed). */
+        Builder finding(Finder finder, BooleanSupplier skipUnreachable) {
             this.finder = finder;
-            this.liveRequired = liveRequired;
+            this.skipUnreachable = skipUnreachable;
             return this;
         }
 

@@ -34,9 +34,8 @@ class ServersTest {
     void without_a_url_or_a_docker_engine_the_error_names_the_variable_and_the_image() {
         assertThatThrownBy(() -> Servers.find(Engine.MARIADB, "mariadb:10.11", k -> null, k -> null, () -> false))
                 .isInstanceOf(Servers.NoServer.class)
-                .hasMessage("no MARIADB server: TABLEQUEUE_MARIADB_URL is not set and no Docker engine answers, so"
-                        + " Testcontainers cannot start mariadb:10.11. Set TABLEQUEUE_MARIADB_URL to an administrative"
-                        + " JDBC URL (one that may create and drop databases), or start Docker");
+                .hasMessage("no MARIADB server: neither TABLEQUEUE_MARIADB_URL nor tablequeue.mariadb.url is set and no"
+                        + " Docker engine answers, so Testcontainers cannot start mariadb:10.11");
     }
 
     @Test
