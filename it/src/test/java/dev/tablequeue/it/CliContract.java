@@ -169,12 +169,15 @@ public abstract class CliContract extends AdminFixture {
                 "--older-than", "a week");
         Run noDeadLetter = cli("redrive", "--url", db.url(), "--binding", binding(), "--queue", "emails");
 
-        assertThat(noUrl.code()).isEqualTo(2);
+        assertThat(noUrl.code()).isEqualTo(TableQueueCli.FAILED);
         assertThat(noUrl.err()).contains("Missing required option: '--url=JDBC_URL'");
-        assertThat(badAge.code()).isEqualTo(2);
+        assertThat(badAge.code()).isEqualTo(TableQueueCli.FAILED);
         assertThat(badAge.err()).contains("'a week' is not an age");
-        assertThat(noDeadLetter.code()).isEqualTo(2);
+        assertThat(noDeadLetter.code()).isEqualTo(TableQueueCli.FAILED);
         assertThat(noDeadLetter.err()).contains("--dead-letter");
+        // each refusal is one line, never a stack trace
+        assertThat(List.of(noUrl.err(), badAge.err(), noDeadLetter.err()))
+                .allSatisfy(err -> assertThat(err.strip().lines()).hasSize(1));
         assertThat(dsl().fetchCount(jobs)).isEqualTo(6);
         assertThat(dsl().fetchCount(DSL.table(DSL.name("cli_jobs_dead")))).isZero();
     }
