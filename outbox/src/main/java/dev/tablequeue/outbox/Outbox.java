@@ -54,6 +54,19 @@ public final class Outbox implements AutoCloseable {
     /** The header a tracked message carries its record's id in. */
     public static final String ID_HEADER = "tablequeue-outbox-id";
 
+    /**
+     * The header a message whose record is done on the broker's confirmation ({@link DoneWhen#CONFIRMED}) carries,
+     * with the value {@code confirmed}: a consumer's outbox tracking leaves such a message to the consumer's own
+     * dedup, since its record is processed once sent, not once handled.
+     */
+    public static final String DONE_HEADER = "tablequeue-outbox-done";
+
+    /**
+     * The header a message's key travels in (Kafka's record key): kept in the record with the other headers, so
+     * a resend has the same key, and the periodic republish keeps the id order of one key's records.
+     */
+    public static final String KEY_HEADER = "tablequeue-key";
+
     private final boolean enabled;
     private final Clock clock;
     private final Map<String, Registration> byName;

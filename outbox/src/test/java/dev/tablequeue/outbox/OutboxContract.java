@@ -48,6 +48,28 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void a_record_stays_unprocessed_after_its_send_until_the_tracking_consumer_acknowledges_it()
+            throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch inHandler = new java.util.concurrent.CountDownLatch(1);
+        transport.subscribe("orders", Order.class, 1, (order, d) -> {
+            inHandler.countDown();
+            release.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            return dev.tablequeue.broker.Outcome.ack();
+        });
+        transport.start();
+
+        transport.publish(null, "orders", new Order(1));
+        assertThat(inHandler.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(unprocessed(t)).as("sent, in the consumer's handler, not yet acknowledged").isEqualTo(1);
+        release.countDown();
+        await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
+    }
+
+    @Test
     public final void a_publish_in_the_callers_transaction_commits_with_its_data_and_is_sent_after_the_commit() {
         RecordTable t = newRecords();
         String orders = newBusinessTable();
@@ -306,7 +328,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void a_record_that_cannot_be_read_retries_the_delivery_without_its_handler() {
         RecordTable t = newRecords();
         AtomicInteger fetches = new AtomicInteger();
-        OutboxBinding<org.jooq.Record> flaky = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).headers(t.HEADERS)
+        OutboxBinding<org.jooq.Record> flaky = t.builder().headers(t.HEADERS)
                 .processedAt(t.PROCESSED_AT).ownFetch((ctx, id) -> {
                     if (fetches.incrementAndGet() == 1) {
                         throw new IllegalStateException("the database hiccupped");
@@ -391,7 +413,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void a_mark_that_fails_is_logged_and_the_handlers_outcome_stands() {
         RecordTable t = newRecords();
         AtomicInteger marks = new AtomicInteger();
-        OutboxBinding<org.jooq.Record> failing = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).headers(t.HEADERS)
+        OutboxBinding<org.jooq.Record> failing = t.builder().headers(t.HEADERS)
                 .processedAt(t.PROCESSED_AT).own(OutboxEvent.ACK, (ctx, id) -> {
                     marks.incrementAndGet();
                     throw new IllegalStateException("the mark failed");
@@ -581,7 +603,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void the_services_own_statements_settle_and_recover_records_in_place_of_the_outboxs() {
         RecordTable t = newRecords();
         List<String> settled = new CopyOnWriteArrayList<>();
-        OutboxBinding<org.jooq.Record> own = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).processedAt(t.PROCESSED_AT)
+        OutboxBinding<org.jooq.Record> own = t.builder().processedAt(t.PROCESSED_AT)
                 .own(OutboxEvent.RETRY, (ctx, id) -> settled.add("retry " + id))
                 .own(OutboxEvent.DROP, (ctx, id) -> {
                     settled.add("drop " + id);

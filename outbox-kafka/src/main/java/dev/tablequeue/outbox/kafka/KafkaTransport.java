@@ -4,6 +4,7 @@ import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.outbox.Envelope;
 import dev.tablequeue.outbox.MessagePublisher;
+import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
@@ -40,7 +41,7 @@ import org.jooq.DSLContext;
  */
 public final class KafkaTransport implements MessagePublisher, AutoCloseable {
     /** The header whose value is the message's Kafka key; kept in the outbox record, so a resend has it too. */
-    public static final String KEY_HEADER = "tablequeue-key";
+    public static final String KEY_HEADER = Outbox.KEY_HEADER;
     /** The Kafka header carrying the name a message was published under (where its topic is another name). */
     public static final String NAME_HEADER = "tablequeue-name";
 
@@ -89,7 +90,7 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
 
     @Override
     public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
-        Envelope message = new Envelope(name, payload, headers, codec, ctx);
+        Envelope message = new Envelope(name, payload, headers, codec, ctx, true);
         try {
             middlewares.publish(message, this::produce);
         } catch (RuntimeException e) {
