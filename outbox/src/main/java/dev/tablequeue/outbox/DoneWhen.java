@@ -17,7 +17,7 @@ public enum DoneWhen {
      * When the broker confirms the send (RabbitMQ's publisher confirm, Kafka's acknowledgement with acks=all),
      * for consumers anywhere. A record whose confirmation was written is never sent again; one whose
      * confirmation was not written (the service died between the two) is sent again, so delivery is at least
-     * once and consumers dedup on {@link Outbox#ID_HEADER}. The message carries {@link Outbox#DONE_HEADER}, and a
+     * once and consumers dedup on {@link Outbox#ID_HEADER}. The message carries {@link OutboxHeaders#DONE}, and a
      * consumer's outbox tracking leaves it to the consumer's own dedup. The default of the transports to an
      * external broker (RabbitMQ, Kafka).
      */

@@ -45,27 +45,14 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A message is delivered at least once: its record is written before it is sent, carries the record's id
- * in {@link #ID_HEADER}, and stays unprocessed until a consumer's handler acknowledges (or drops) it; a copy
- * whose record is processed already is acknowledged without running the handler.
+ * in {@link #ID_HEADER}, and stays unprocessed until it is done ({@link DoneWhen}): once a tracking consumer
+ * acknowledges (or drops) it, which then acknowledges a copy without its handler, or once the broker confirms it.
  */
 public final class Outbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);
 
     /** The header a tracked message carries its record's id in. */
     public static final String ID_HEADER = "tablequeue-outbox-id";
-
-    /**
-     * The header a message whose record is done on the broker's confirmation ({@link DoneWhen#CONFIRMED}) carries,
-     * with the value {@code confirmed}: a consumer's outbox tracking leaves such a message to the consumer's own
-     * dedup, since its record is processed once sent, not once handled.
-     */
-    public static final String DONE_HEADER = "tablequeue-outbox-done";
-
-    /**
-     * The header a message's key travels in (Kafka's record key): kept in the record with the other headers, so
-     * a resend has the same key, and the periodic republish keeps the id order of one key's records.
-     */
-    public static final String KEY_HEADER = "tablequeue-key";
 
     private final boolean enabled;
     private final Clock clock;

@@ -30,7 +30,7 @@ import org.jooq.exception.DataAccessException;
  * </ul>
  *
  * <p>Where the record is done on the broker's confirmation ({@link DoneWhen}), the message carries
- * {@link Outbox#DONE_HEADER} and the record is marked processed once the send returned (a record sent again by the
+ * {@link OutboxHeaders#DONE} and the record is marked processed once the send returned (a record sent again by the
  * republish too); where the mark fails, the record stays for the republish.
  *
  * <p>A name that is not registered passes after one map lookup, and a record sent again by the republish passes
@@ -61,7 +61,7 @@ final class PublishTracking implements PublishMiddleware {
                 next.send(message);
                 return;
             }
-            message.header(Outbox.DONE_HEADER, CONFIRMED);
+            message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
             next.send(message);
             Object id = r.statements().parseId(message.headers().get(Outbox.ID_HEADER));
             if (id != null) {
@@ -83,7 +83,7 @@ final class PublishTracking implements PublishMiddleware {
         }
         if (message.sendJoinsTransaction() && message.writeFirst(r.statements().leading, values(r, message))) {
             if (confirmed) {
-                message.header(Outbox.DONE_HEADER, CONFIRMED);
+                message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
             }
             next.send(message);
             if (confirmed) {
@@ -115,8 +115,6 @@ final class PublishTracking implements PublishMiddleware {
         }
     }
 
-    private static final String CONFIRMED = "confirmed";
-
     /**
      * Whether {@code message}'s record is done once its send returns: where the binding says so, or, where it
      * says nothing, where the transport's send returns on the broker's confirmation.
@@ -130,7 +128,7 @@ final class PublishTracking implements PublishMiddleware {
     private void sendAndConfirm(Registration r, OutgoingMessage message, Send next, Object id, boolean confirmed,
             DSLContext tx) throws Exception {
         if (confirmed) {
-            message.header(Outbox.DONE_HEADER, CONFIRMED);
+            message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
         }
         next.send(message);
         if (confirmed) {

@@ -129,7 +129,7 @@ final class Republisher {
                 ordered.sort(BY_ID);
                 Set<String> failedKeys = new java.util.HashSet<>();
                 for (PendingRecord record : ordered) {
-                    String key = record.headers().get(Outbox.KEY_HEADER);
+                    String key = record.headers().get(OutboxHeaders.KEY);
                     if (key != null && failedKeys.contains(key)) {
                         continue;
                     }

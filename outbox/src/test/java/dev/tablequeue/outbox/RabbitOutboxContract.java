@@ -52,7 +52,7 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         }
         publishMarkerAndAwait(transport, "orders", received, 99);
         assertThat(numbers(received)).containsExactly(1, 2, 3, 99);
-        assertThat(received.get(0).headers()).containsEntry(Outbox.DONE_HEADER, "confirmed");
+        assertThat(received.get(0).headers()).containsEntry(OutboxHeaders.DONE, "confirmed");
     }
 
     @Test
@@ -64,14 +64,14 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         transport.subscribe("orders", Order.class, 1, into(received));
         transport.publish(null, "orders", new Order(1));
         // a record as a service leaves it that died between the broker's confirm and the mark
-        long unconfirmed = insertRecord(t, "orders", 2, "{\"" + Outbox.KEY_HEADER + "\":\"k\"}");
+        long unconfirmed = insertRecord(t, "orders", 2, "{\"" + OutboxHeaders.KEY + "\":\"k\"}");
 
         assertThat(outbox.republish(transport.sender())).isEqualTo(1);
 
         await().atMost(PATIENCE).until(() -> received.size() >= 2);
         assertThat(numbers(received)).containsExactly(1, 2);
         assertThat(received.get(1).headers()).containsEntry(Outbox.ID_HEADER, String.valueOf(unconfirmed))
-                .containsEntry(Outbox.DONE_HEADER, "confirmed");
+                .containsEntry(OutboxHeaders.DONE, "confirmed");
         assertThat(unprocessed(t)).as("the resend's confirmation is written").isZero();
         assertThat(outbox.republish(transport.sender())).isZero();
     }
@@ -92,7 +92,7 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         assertThat(unprocessed(t)).as("confirmed by the broker, not yet acknowledged").isEqualTo(1);
         release.countDown();
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
-        assertThat(received.get(0).headers()).doesNotContainKey(Outbox.DONE_HEADER);
+        assertThat(received.get(0).headers()).doesNotContainKey(OutboxHeaders.DONE);
     }
 
     private RabbitTestTransport rabbit(Outbox outbox, Map<String, Object> queueArguments) {

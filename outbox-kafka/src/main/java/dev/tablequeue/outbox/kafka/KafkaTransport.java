@@ -5,6 +5,7 @@ import dev.tablequeue.broker.Codec;
 import dev.tablequeue.outbox.Envelope;
 import dev.tablequeue.outbox.MessagePublisher;
 import dev.tablequeue.outbox.Outbox;
+import dev.tablequeue.outbox.OutboxHeaders;
 import dev.tablequeue.outbox.TransportBuilder;
 import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.OutgoingMessage;
@@ -38,10 +39,14 @@ import org.jooq.DSLContext;
  * acknowledge it within {@link Builder#sendTimeout}. That return is the broker's confirmation the outbox marks
  * a record processed on, where the record's binding is done on confirmation (the default on this transport).
  *
+ * <p>The consuming side is {@link #subscribe}: a consumer group that runs handlers with the transport's handler
+ * middlewares, dedups by record id in a table of the service's own, retries in place with a backoff and then
+ * dead-letters, and commits offsets after settlement.
+ *
  */
 public final class KafkaTransport implements MessagePublisher, AutoCloseable {
     /** The header whose value is the message's Kafka key; kept in the outbox record, so a resend has it too. */
-    public static final String KEY_HEADER = Outbox.KEY_HEADER;
+    public static final String KEY_HEADER = OutboxHeaders.KEY;
     /** The Kafka header carrying the name a message was published under (where its topic is another name). */
     public static final String NAME_HEADER = "tablequeue-name";
 
@@ -52,6 +57,7 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
     private final Duration sendTimeout;
     private final Map<String, Object> consumerProperties;
     private final KafkaProducer<String, byte[]> producer;
+    private final List<KafkaSubscription<?>> subscriptions = new ArrayList<>();
 
     private KafkaTransport(Builder b) {
         this.bootstrap = b.bootstrap;
@@ -131,9 +137,46 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
         }
     }
 
-    /** Closes the producer once what it holds is sent. */
+    /**
+     * Subscribes {@code handler} to the topic of {@code name} in consumer group {@code group}: see
+     * {@link KafkaSubscription} for what it runs, dedups and commits. The payload is decoded into a {@code type}
+     * ({@code byte[]} takes it as it is).
+     */
+    public <T> KafkaSubscription<T> subscribe(String name, String group, Class<T> type,
+            dev.tablequeue.broker.Handler<T> handler, KafkaSubscription.Options options) {
+        Map<String, Object> p = new HashMap<>(consumerProperties);
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(group, "group"));
+        KafkaSubscription<T> s = new KafkaSubscription<>(this, name, topic(name), p, type, handler, options);
+        synchronized (subscriptions) {
+            subscriptions.add(s);
+        }
+        s.start();
+        return s;
+    }
+
+    Codec codec() {
+        return codec;
+    }
+
+    Middlewares middlewares() {
+        return middlewares;
+    }
+
+    /** Sends a record as it is to {@code topic} (a dead letter), waiting for the acknowledgement. */
+    void forward(ProducerRecord<String, byte[]> record) throws Exception {
+        producer.send(record).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the subscriptions, then closes the producer once what it holds is sent. */
     @Override
     public void close() {
+        List<KafkaSubscription<?>> open;
+        synchronized (subscriptions) {
+            open = new ArrayList<>(subscriptions);
+            subscriptions.clear();
+        }
+        open.forEach(KafkaSubscription::close);
         producer.close(sendTimeout);
     }
 

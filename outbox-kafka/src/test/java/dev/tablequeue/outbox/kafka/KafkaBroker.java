@@ -137,6 +137,9 @@ final class KafkaBroker implements AutoCloseable {
     private void launch() throws IOException {
         process = java("kafka.Kafka", config.toString())
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.log").toFile())).start();
+        // a test JVM that ends without closing the broker (killed by a timeout) takes it along
+        Process started = process;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         Instant deadline = Instant.now().plus(START_TIMEOUT);
         Exception last = null;
         while (Instant.now().isBefore(deadline)) {

@@ -3,6 +3,7 @@ package dev.tablequeue.outbox.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.outbox.Outbox;
+import dev.tablequeue.outbox.OutboxHeaders;
 import dev.tablequeue.test.SettableClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class KafkaConfirmationIT extends KafkaFixture {
         assertThat(resent).as("records sent again").isZero();
         List<Read> read = readAll(name, 4, Duration.ofSeconds(5));
         assertThat(read).extracting(Read::value).containsExactly("event 1", "event 2", "event 3");
-        assertThat(read.get(0).headers()).containsEntry(Outbox.DONE_HEADER, "confirmed");
+        assertThat(read.get(0).headers()).containsEntry(OutboxHeaders.DONE, "confirmed");
     }
 
     @Test
@@ -57,7 +58,7 @@ class KafkaConfirmationIT extends KafkaFixture {
         for (int n = 0; n < 12; n++) {
             String key = "key-" + (n % 3);
             dsl.insertInto(table).set(table.NAME, name).set(table.PAYLOAD, (key + ":" + n).getBytes())
-                    .set(table.HEADERS, "{\"" + Outbox.KEY_HEADER + "\":\"" + key + "\"}").execute();
+                    .set(table.HEADERS, "{\"" + OutboxHeaders.KEY + "\":\"" + key + "\"}").execute();
         }
 
         assertThat(outbox.republish(kafka::send)).isEqualTo(12);
