@@ -546,6 +546,38 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void the_periodic_republish_sends_one_keys_records_in_id_order_holding_back_those_behind_a_failed_one() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1)));
+        TestTransport transport = transport(outbox);
+        List<Received> received = ordersInto(transport);
+        String keyA = "{\"" + OutboxHeaders.KEY + "\":\"a\"}";
+        long first = insertRecord(t, "orders", 1, keyA);
+        long second = insertRecord(t, "orders", 2, keyA);
+        long third = insertRecord(t, "orders", 3, keyA);
+        insertRecord(t, "orders", 4, "{\"" + OutboxHeaders.KEY + "\":\"b\"}");
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        faults.plan = m -> String.valueOf(first).equals(m.headers().get(Outbox.ID_HEADER)) && failOnce.getAndSet(false)
+                ? Faults.Fault.BEFORE_SEND : Faults.Fault.NONE;
+
+        outbox.republishDue(transport.sender());
+        assertThat(sentOfKey("a")).as("key a's records sent while its first failed").isEmpty();
+        assertThat(sentOfKey("b")).hasSize(1);
+        clock.advance(Duration.ofMinutes(2));
+        outbox.republishDue(transport.sender());
+
+        assertThat(sentOfKey("a")).containsExactly(String.valueOf(first), String.valueOf(second),
+                String.valueOf(third));
+        await().atMost(PATIENCE).until(() -> received.stream().map(Received::n).distinct().count() == 4);
+    }
+
+    /** The record ids of the messages of {@code key} that reached the send, in the order they did. */
+    private List<String> sentOfKey(String key) {
+        return faults.sent.stream().filter(s -> key.equals(s.headers().get(OutboxHeaders.KEY)))
+                .map(s -> s.headers().get(Outbox.ID_HEADER)).toList();
+    }
+
+    @Test
     public final void a_started_outbox_republishes_due_records_on_a_thread_of_its_own() {
         RecordTable t = newRecords();
         Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1))

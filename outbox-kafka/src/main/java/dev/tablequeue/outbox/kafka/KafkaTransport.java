@@ -106,8 +106,11 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
         }
     }
 
-    /** Publishes {@code payload} under {@code name} with {@code key} as its Kafka key, for the transaction {@code ctx}. */
-    public void publish(DSLContext ctx, String name, String key, Object payload) {
+    /**
+     * Publishes {@code payload} under {@code name} with {@code key} as its Kafka key (in {@link #KEY_HEADER}), for
+     * the transaction {@code ctx} (null: none).
+     */
+    public void publishKeyed(DSLContext ctx, String name, String key, Object payload) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(KEY_HEADER, Objects.requireNonNull(key, "key"));
         publish(ctx, name, payload, headers);

@@ -30,7 +30,7 @@ class KafkaConfirmationIT extends KafkaFixture {
                 .republishAfter(Duration.ofMinutes(1)).build());
         KafkaTransport kafka = transport(outbox);
         for (int n = 1; n <= 3; n++) {
-            kafka.publish(null, name, "k", ("event " + n).getBytes(StandardCharsets.UTF_8));
+            kafka.publishKeyed(null, name, "k", ("event " + n).getBytes(StandardCharsets.UTF_8));
         }
         DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
         int unconfirmed = dsl.fetchCount(table, table.PROCESSED_AT.isNull());

@@ -45,7 +45,7 @@ class KafkaConsumeIT extends KafkaFixture {
                 })
                 .handlerMiddleware(outbox.handlerMiddleware()).build());
         for (int n = 1; n <= 5; n++) {
-            kafka.publish(null, name, "k" + (n % 2), ("e" + n).getBytes(StandardCharsets.UTF_8));
+            kafka.publishKeyed(null, name, "k" + (n % 2), ("e" + n).getBytes(StandardCharsets.UTF_8));
         }
         DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
         // every record sent once more, as after a service that died between the acknowledgement and the mark
@@ -80,7 +80,7 @@ class KafkaConsumeIT extends KafkaFixture {
         Outbox outbox = open(Outbox.builder(pool).register(name, table.binding().build()).build());
         KafkaTransport kafka = transport(outbox);
         for (int n = 1; n <= 4; n++) {
-            kafka.publish(null, name, "one-key", ("e" + n).getBytes(StandardCharsets.UTF_8));
+            kafka.publishKeyed(null, name, "one-key", ("e" + n).getBytes(StandardCharsets.UTF_8));
         }
         List<String> handled = new CopyOnWriteArrayList<>();
         List<Integer> attemptsOfE2 = new CopyOnWriteArrayList<>();

@@ -47,7 +47,7 @@ class KafkaPublishIT extends KafkaFixture {
             String key = "customer-" + k;
             publishers.add(Thread.ofVirtual().start(() -> {
                 for (int i = 0; i < each; i++) {
-                    kafka.publish(null, name, key, (key + ":" + i).getBytes());
+                    kafka.publishKeyed(null, name, key, (key + ":" + i).getBytes());
                 }
             }));
         }
@@ -83,13 +83,13 @@ class KafkaPublishIT extends KafkaFixture {
 
         try {
             jooq.transaction(cfg -> {
-                kafka.publish(cfg.dsl(), name, "k", "rolled back".getBytes());
+                kafka.publishKeyed(cfg.dsl(), name, "k", "rolled back".getBytes());
                 throw new IllegalStateException("the service fails after its publish");
             });
         } catch (IllegalStateException expected) {
             // the rollback this test is about
         }
-        jooq.transaction(cfg -> kafka.publish(cfg.dsl(), name, "k", "committed".getBytes()));
+        jooq.transaction(cfg -> kafka.publishKeyed(cfg.dsl(), name, "k", "committed".getBytes()));
 
         List<Read> read = readAll(name, 2, java.time.Duration.ofSeconds(10));
         assertThat(read).extracting(Read::value).containsExactly("committed");

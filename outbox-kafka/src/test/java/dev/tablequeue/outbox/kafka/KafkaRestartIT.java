@@ -77,7 +77,7 @@ class KafkaRestartIT extends KafkaFixture {
             String key = "key-" + (n % 10);
             byte[] payload = ("m" + n).getBytes(StandardCharsets.UTF_8);
             // a send after the commit that fails is logged, not thrown: its record stays for the republish
-            jooq.transaction(cfg -> kafka.publish(cfg.dsl(), name, key, payload));
+            jooq.transaction(cfg -> kafka.publishKeyed(cfg.dsl(), name, key, payload));
         }
         restarter.join(Duration.ofMinutes(2));
         DSLContext dsl = DSL.using(pool, SQLDialect.POSTGRES);
