@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * acknowledgement or a drop marks it processed, a retry leaves it for the republish). A mark that fails is
  * logged and the handler's outcome kept. A copy that arrives while another copy of its record is in a
  * handler of this process waits a moment and comes back, when the record is processed. A delivery without a
- * valid id runs untracked.
+ * valid id, or whose record is done on the broker's confirmation ({@link OutboxHeaders#DONE}), runs untracked.
  */
 final class DeliveryTracking implements HandlerMiddleware {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryTracking.class);
@@ -44,7 +44,9 @@ final class DeliveryTracking implements HandlerMiddleware {
         Registration r = outbox.registration(name);
         String text = r == null ? null : delivery.headers().get(Outbox.ID_HEADER);
         Object id = text == null ? null : r.statements().parseId(text);
-        if (id == null) {
+        if (id == null || OutboxHeaders.CONFIRMED.equals(delivery.headers().get(OutboxHeaders.DONE))) {
+            // a record done on the broker's confirmation is processed once sent: it says nothing of this handler,
+            // so such a message runs untracked and the consumer dedups it by its id
             return next.call();
         }
         InWork key = new InWork(r.binding().tableName(), id);

@@ -18,10 +18,22 @@ public final class Envelope implements OutgoingMessage {
     private final Codec codec;
     private final Map<String, String> headers;
     private final DSLContext transaction;
+    private final boolean confirming;
     private byte[] encoded;
 
     /** A message of {@code name} carrying {@code payload} (bytes as they are, anything else through {@code codec}). */
     public Envelope(String name, Object payload, Map<String, String> headers, Codec codec, DSLContext transaction) {
+        this(name, payload, headers, codec, transaction, false);
+    }
+
+    /**
+     * As {@link #Envelope(String, Object, Map, Codec, DSLContext)}, for a transport whose send returns only once
+     * the broker confirmed the message ({@code confirming}): the outbox then marks a record done on that return,
+     * unless its binding says {@link DoneWhen#ACKNOWLEDGED}.
+     */
+    public Envelope(String name, Object payload, Map<String, String> headers, Codec codec, DSLContext transaction,
+            boolean confirming) {
+        this.confirming = confirming;
         this.name = name;
         this.payload = payload;
         this.codec = codec;
@@ -59,6 +71,11 @@ public final class Envelope implements OutgoingMessage {
     @Override
     public DSLContext transaction() {
         return transaction;
+    }
+
+    /** Whether the send returns only once the broker confirmed the message (RabbitMQ, Kafka). */
+    public boolean confirming() {
+        return confirming;
     }
 
     @Override

@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A message is delivered at least once: its record is written before it is sent, carries the record's id
- * in {@link #ID_HEADER}, and stays unprocessed until a consumer's handler acknowledges (or drops) it; a copy
- * whose record is processed already is acknowledged without running the handler.
+ * in {@link #ID_HEADER}, and stays unprocessed until it is done ({@link DoneWhen}): once a tracking consumer
+ * acknowledges (or drops) it, which then acknowledges a copy without its handler, or once the broker confirms it.
  */
 public final class Outbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);

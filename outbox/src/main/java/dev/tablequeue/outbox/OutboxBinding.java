@@ -48,6 +48,7 @@ public final class OutboxBinding<R extends Record> {
     private final Field<?> headers;
     private final Field<? extends Temporal> processedAt;
     private final Field<? extends Temporal> lease;
+    private final DoneWhen doneWhen;
     private final Map<OutboxEvent, Object> own;
 
     private OutboxBinding(Builder<R> b) {
@@ -58,6 +59,7 @@ public final class OutboxBinding<R extends Record> {
         this.headers = b.headers;
         this.processedAt = b.processedAt;
         this.lease = b.lease;
+        this.doneWhen = b.doneWhen;
         this.own = Collections.unmodifiableMap(new EnumMap<>(b.own));
     }
 
@@ -100,6 +102,14 @@ public final class OutboxBinding<R extends Record> {
     /** The lease column the periodic republish claims records with, if the table has one. */
     public Optional<Field<? extends Temporal>> lease() {
         return Optional.ofNullable(lease);
+    }
+
+    /**
+     * When a record is done, where the binding says ({@link Builder#doneWhen}); empty: as the transport that sends
+     * it decides (confirmed on a broker that confirms, acknowledged otherwise).
+     */
+    public Optional<DoneWhen> doneWhen() {
+        return Optional.ofNullable(doneWhen);
     }
 
     /** Whether the service runs {@code event} with its own statement. */
@@ -149,6 +159,7 @@ public final class OutboxBinding<R extends Record> {
         private Field<?> headers;
         private Field<? extends Temporal> processedAt;
         private Field<? extends Temporal> lease;
+        private DoneWhen doneWhen;
         private final Map<OutboxEvent, Object> own = new EnumMap<>(OutboxEvent.class);
         private final List<String> problems = new ArrayList<>();
 
@@ -180,6 +191,17 @@ public final class OutboxBinding<R extends Record> {
         public Builder<R> lease(Field<? extends Temporal> column) {
             problems.addAll(once("lease", this.lease));
             this.lease = Objects.requireNonNull(column, "lease");
+            return this;
+        }
+
+        /**
+         * When a record is done: once a tracking consumer acknowledges it, or once the broker confirms its send
+         * (see {@link DoneWhen}). Unset, the transport decides: {@link DoneWhen#CONFIRMED} on RabbitMQ and Kafka,
+         * {@link DoneWhen#ACKNOWLEDGED} on the in-memory broker and the table broker.
+         */
+        public Builder<R> doneWhen(DoneWhen when) {
+            problems.addAll(once("doneWhen", this.doneWhen));
+            this.doneWhen = Objects.requireNonNull(when, "doneWhen");
             return this;
         }
 

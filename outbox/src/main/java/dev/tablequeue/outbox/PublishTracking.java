@@ -29,11 +29,16 @@ import org.jooq.exception.DataAccessException;
  *   <li>A record that cannot be written fails the publish: nothing is sent.
  * </ul>
  *
- * A name that is not registered passes after one map lookup, and a record sent again by the republish passes
+ * <p>Where the record is done on the broker's confirmation ({@link DoneWhen}), the message carries
+ * {@link OutboxHeaders#DONE} and the record is marked processed once the send returned (a record sent again by the
+ * republish too); where the mark fails, the record stays for the republish.
+ *
+ * <p>A name that is not registered passes after one map lookup, and a record sent again by the republish passes
  * as it is. Any other message of a registered name gets a record of its own, and an id header it already
  * carried (copied from a delivery's headers, or left by an earlier publish of the same message) is replaced.
  */
 final class PublishTracking implements PublishMiddleware {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PublishTracking.class);
     private final Outbox outbox;
     private final DataSource dataSource;
 
@@ -45,8 +50,23 @@ final class PublishTracking implements PublishMiddleware {
     @Override
     public void publish(OutgoingMessage message, Send next) throws Exception {
         Registration r = outbox.registration(message.name());
-        if (r == null || Republisher.isResending()) {
+        if (r == null) {
             next.send(message);
+            return;
+        }
+        boolean confirmed = doneOnConfirmation(r, message);
+        if (Republisher.isResending()) {
+            // a record sent again carries its id already; on confirmation it is done now
+            if (!confirmed) {
+                next.send(message);
+                return;
+            }
+            message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
+            next.send(message);
+            Object id = r.statements().parseId(message.headers().get(Outbox.ID_HEADER));
+            if (id != null) {
+                confirm(r, id, null);
+            }
             return;
         }
         DSLContext tx = message.transaction();
@@ -58,11 +78,18 @@ final class PublishTracking implements PublishMiddleware {
                 throw notWritten(r, message, e);
             }
             message.header(Outbox.ID_HEADER, id.toString());
-            next.send(message);
+            sendAndConfirm(r, message, next, id, confirmed, null);
             return;
         }
         if (message.sendJoinsTransaction() && message.writeFirst(r.statements().leading, values(r, message))) {
+            if (confirmed) {
+                message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
+            }
             next.send(message);
+            if (confirmed) {
+                // the send joined the transaction: its commit is the confirmation, so the mark commits with it
+                confirm(r, r.statements().parseId(message.headers().get(Outbox.ID_HEADER)), tx);
+            }
             return;
         }
         AfterCommit frame = message.sendJoinsTransaction() ? null : AfterCommit.current();
@@ -82,9 +109,60 @@ final class PublishTracking implements PublishMiddleware {
         }
         message.header(Outbox.ID_HEADER, id.toString());
         if (frame == null) {
-            next.send(message);
+            sendAndConfirm(r, message, next, id, confirmed, message.sendJoinsTransaction() ? tx : null);
         } else {
-            frame.hold(() -> next.send(message));
+            frame.hold(() -> sendAndConfirm(r, message, next, id, confirmed, null));
+        }
+    }
+
+    /**
+     * Whether {@code message}'s record is done once its send returns: where the binding says so, or, where it
+     * says nothing, where the transport's send returns on the broker's confirmation.
+     */
+    private static boolean doneOnConfirmation(Registration r, OutgoingMessage message) {
+        return r.binding().doneWhen()
+                .map(w -> w == DoneWhen.CONFIRMED)
+                .orElse(message instanceof Envelope e && e.confirming());
+    }
+
+    private void sendAndConfirm(Registration r, OutgoingMessage message, Send next, Object id, boolean confirmed,
+            DSLContext tx) throws Exception {
+        if (confirmed) {
+            message.header(OutboxHeaders.DONE, OutboxHeaders.CONFIRMED);
+        }
+        next.send(message);
+        if (confirmed) {
+            confirm(r, id, tx);
+        }
+    }
+
+    /**
+     * Marks record {@code id} done after its send returned: in {@code tx} where the send joined it, else on a
+     * connection of its own. A mark that fails is logged: the record stays unprocessed and is sent again, so the
+     * consumer sees the message twice (at least once), never not at all.
+     */
+    private void confirm(Registration r, Object id, DSLContext tx) {
+        try {
+            if (tx != null) {
+                tx.connection(c -> mark(r, c, id));
+                return;
+            }
+            try (Connection c = dataSource.getConnection()) {
+                mark(r, c, id);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("the outbox record {} of \"{}\" ({}) was confirmed by the broker but its mark was not written;"
+                    + " the republish sends it again: {} [SQL: {}]", id, r.binding().tableName(), r.name(),
+                    e.toString(), r.statements().ack);
+        }
+    }
+
+    private static void mark(Registration r, Connection c, Object id) throws SQLException {
+        if (r.binding().owns(OutboxEvent.ACK)) {
+            ((OwnRecords.Settle) r.binding().own(OutboxEvent.ACK))
+                    .settle(org.jooq.impl.DSL.using(c, r.statements().dialect().sqlDialect()), id);
+        } else {
+            r.statements().ack(c, id);
         }
     }
 

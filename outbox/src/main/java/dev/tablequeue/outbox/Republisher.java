@@ -28,6 +28,12 @@ final class Republisher {
     /** Set while this thread sends a record again: the publish middleware passes such a send as it is. */
     private static final ThreadLocal<Boolean> RESENDING = new ThreadLocal<>();
 
+    /** Records by id: numbers by value, any other id (text, UUID) as text. */
+    static final java.util.Comparator<PendingRecord> BY_ID = (a, b) ->
+            a.id() instanceof Number x && b.id() instanceof Number y
+                    ? Long.compare(x.longValue(), y.longValue())
+                    : a.id().toString().compareTo(b.id().toString());
+
     private final Outbox outbox;
     private final DataSource dataSource;
 
@@ -117,11 +123,23 @@ final class Republisher {
                             r.binding().tableName(), e.toString());
                     break;
                 }
-                for (PendingRecord record : claimed) {
+                // id order per key: a claim returns its records in no set order, and once a record of a key
+                // failed, a later record of that key waits for the next pass rather than overtaking it
+                List<PendingRecord> ordered = new ArrayList<>(claimed);
+                ordered.sort(BY_ID);
+                Set<String> failedKeys = new java.util.HashSet<>();
+                for (PendingRecord record : ordered) {
+                    String key = record.headers().get(OutboxHeaders.KEY);
+                    if (key != null && failedKeys.contains(key)) {
+                        continue;
+                    }
                     try {
                         send(r.binding(), record, sender);
                         sent++;
                     } catch (OutboxException e) {
+                        if (key != null) {
+                            failedKeys.add(key);
+                        }
                         LOG.warn("{}; it is sent again in {}", e.getMessage(), r.republishAfter());
                     }
                 }

@@ -48,6 +48,28 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void a_record_stays_unprocessed_after_its_send_until_the_tracking_consumer_acknowledges_it()
+            throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch inHandler = new java.util.concurrent.CountDownLatch(1);
+        transport.subscribe("orders", Order.class, 1, (order, d) -> {
+            inHandler.countDown();
+            release.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            return dev.tablequeue.broker.Outcome.ack();
+        });
+        transport.start();
+
+        transport.publish(null, "orders", new Order(1));
+        assertThat(inHandler.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(unprocessed(t)).as("sent, in the consumer's handler, not yet acknowledged").isEqualTo(1);
+        release.countDown();
+        await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
+    }
+
+    @Test
     public final void a_publish_in_the_callers_transaction_commits_with_its_data_and_is_sent_after_the_commit() {
         RecordTable t = newRecords();
         String orders = newBusinessTable();
@@ -306,7 +328,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void a_record_that_cannot_be_read_retries_the_delivery_without_its_handler() {
         RecordTable t = newRecords();
         AtomicInteger fetches = new AtomicInteger();
-        OutboxBinding<org.jooq.Record> flaky = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).headers(t.HEADERS)
+        OutboxBinding<org.jooq.Record> flaky = t.builder().headers(t.HEADERS)
                 .processedAt(t.PROCESSED_AT).ownFetch((ctx, id) -> {
                     if (fetches.incrementAndGet() == 1) {
                         throw new IllegalStateException("the database hiccupped");
@@ -391,7 +413,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void a_mark_that_fails_is_logged_and_the_handlers_outcome_stands() {
         RecordTable t = newRecords();
         AtomicInteger marks = new AtomicInteger();
-        OutboxBinding<org.jooq.Record> failing = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).headers(t.HEADERS)
+        OutboxBinding<org.jooq.Record> failing = t.builder().headers(t.HEADERS)
                 .processedAt(t.PROCESSED_AT).own(OutboxEvent.ACK, (ctx, id) -> {
                     marks.incrementAndGet();
                     throw new IllegalStateException("the mark failed");
@@ -524,6 +546,38 @@ public abstract class OutboxContract extends OutboxFixture {
     }
 
     @Test
+    public final void the_periodic_republish_sends_one_keys_records_in_id_order_holding_back_those_behind_a_failed_one() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1)));
+        TestTransport transport = transport(outbox);
+        List<Received> received = ordersInto(transport);
+        String keyA = "{\"" + OutboxHeaders.KEY + "\":\"a\"}";
+        long first = insertRecord(t, "orders", 1, keyA);
+        long second = insertRecord(t, "orders", 2, keyA);
+        long third = insertRecord(t, "orders", 3, keyA);
+        insertRecord(t, "orders", 4, "{\"" + OutboxHeaders.KEY + "\":\"b\"}");
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        faults.plan = m -> String.valueOf(first).equals(m.headers().get(Outbox.ID_HEADER)) && failOnce.getAndSet(false)
+                ? Faults.Fault.BEFORE_SEND : Faults.Fault.NONE;
+
+        outbox.republishDue(transport.sender());
+        assertThat(sentOfKey("a")).as("key a's records sent while its first failed").isEmpty();
+        assertThat(sentOfKey("b")).hasSize(1);
+        clock.advance(Duration.ofMinutes(2));
+        outbox.republishDue(transport.sender());
+
+        assertThat(sentOfKey("a")).containsExactly(String.valueOf(first), String.valueOf(second),
+                String.valueOf(third));
+        await().atMost(PATIENCE).until(() -> received.stream().map(Received::n).distinct().count() == 4);
+    }
+
+    /** The record ids of the messages of {@code key} that reached the send, in the order they did. */
+    private List<String> sentOfKey(String key) {
+        return faults.sent.stream().filter(s -> key.equals(s.headers().get(OutboxHeaders.KEY)))
+                .map(s -> s.headers().get(Outbox.ID_HEADER)).toList();
+    }
+
+    @Test
     public final void a_started_outbox_republishes_due_records_on_a_thread_of_its_own() {
         RecordTable t = newRecords();
         Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1))
@@ -581,7 +635,7 @@ public abstract class OutboxContract extends OutboxFixture {
     public final void the_services_own_statements_settle_and_recover_records_in_place_of_the_outboxs() {
         RecordTable t = newRecords();
         List<String> settled = new CopyOnWriteArrayList<>();
-        OutboxBinding<org.jooq.Record> own = OutboxBinding.of(t, t.ID, t.NAME, t.PAYLOAD).processedAt(t.PROCESSED_AT)
+        OutboxBinding<org.jooq.Record> own = t.builder().processedAt(t.PROCESSED_AT)
                 .own(OutboxEvent.RETRY, (ctx, id) -> settled.add("retry " + id))
                 .own(OutboxEvent.DROP, (ctx, id) -> {
                     settled.add("drop " + id);

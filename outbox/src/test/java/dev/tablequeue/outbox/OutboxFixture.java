@@ -100,9 +100,19 @@ public abstract class OutboxFixture {
     }
 
     protected RecordTable newRecords() {
+        return newRecords(doneWhen());
+    }
+
+    /** A fresh record table whose bindings are done when {@code when} says (null: as the transport decides). */
+    protected RecordTable newRecords(DoneWhen when) {
         String name = "records" + TABLES.incrementAndGet();
         db.execute(database().records(name));
-        return new RecordTable(name, database().timeType());
+        return new RecordTable(name, database().timeType(), when);
+    }
+
+    /** When the records of {@link #newRecords()} are done: null leaves it to the transport. */
+    protected DoneWhen doneWhen() {
+        return null;
     }
 
     protected String newBusinessTable() {

@@ -22,6 +22,79 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class RabbitOutboxContract extends OutboxContract {
 
+    /**
+     * The shared contract pins the tracking rule (a consumer on the same database acknowledges each record), which
+     * a binding over RabbitMQ asks for explicitly; the tests of the confirmation below take RabbitMQ's default.
+     */
+    @Override
+    protected DoneWhen doneWhen() {
+        return DoneWhen.ACKNOWLEDGED;
+    }
+
+    @Test
+    public final void by_default_a_record_is_done_once_rabbitmq_confirms_it_and_no_republish_sends_it_again() {
+        RecordTable t = newRecords(null);
+        Outbox outbox = outbox(b -> b.register("orders", t.binding()).republishAfter(Duration.ofMinutes(1)));
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+        List<Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        transport.subscribe("orders", Order.class, 1, into(received));
+        for (int n = 1; n <= 3; n++) {
+            transport.publish(null, "orders", new Order(n));
+        }
+        // the publish returned on the broker's confirm, and the record was marked then: no consumer's word needed
+        assertThat(unprocessed(t)).isZero();
+        assertThat(records(t)).isEqualTo(3);
+
+        assertThat(outbox.republish(transport.sender())).as("sent again at startup").isZero();
+        for (int pass = 0; pass < 12; pass++) {
+            clock.advance(Duration.ofMinutes(2));
+            assertThat(outbox.republishDue(transport.sender())).as("sent again by periodic pass " + pass).isZero();
+        }
+        publishMarkerAndAwait(transport, "orders", received, 99);
+        assertThat(numbers(received)).containsExactly(1, 2, 3, 99);
+        assertThat(received.get(0).headers()).containsEntry(OutboxHeaders.DONE, "confirmed");
+    }
+
+    @Test
+    public final void a_record_whose_confirmation_was_not_written_is_sent_again_and_then_done() {
+        RecordTable t = newRecords(null);
+        Outbox outbox = outbox(t, "orders");
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+        List<Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        transport.subscribe("orders", Order.class, 1, into(received));
+        transport.publish(null, "orders", new Order(1));
+        // a record as a service leaves it that died between the broker's confirm and the mark
+        long unconfirmed = insertRecord(t, "orders", 2, "{\"" + OutboxHeaders.KEY + "\":\"k\"}");
+
+        assertThat(outbox.republish(transport.sender())).isEqualTo(1);
+
+        await().atMost(PATIENCE).until(() -> received.size() >= 2);
+        assertThat(numbers(received)).containsExactly(1, 2);
+        assertThat(received.get(1).headers()).containsEntry(Outbox.ID_HEADER, String.valueOf(unconfirmed))
+                .containsEntry(OutboxHeaders.DONE, "confirmed");
+        assertThat(unprocessed(t)).as("the resend's confirmation is written").isZero();
+        assertThat(outbox.republish(transport.sender())).isZero();
+    }
+
+    @Test
+    public final void a_binding_done_when_acknowledged_keeps_its_records_until_a_tracking_consumer_acknowledges() {
+        RecordTable t = newRecords(DoneWhen.ACKNOWLEDGED);
+        Outbox outbox = outbox(t, "orders");
+        RabbitTestTransport transport = rabbit(outbox, Map.of());
+        List<Received> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        transport.subscribe("orders", Order.class, 1, (order, d) -> {
+            release.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            received.add(new Received(order.n(), d.headers()));
+            return Outcome.ack();
+        });
+        transport.publish(null, "orders", new Order(1));
+        assertThat(unprocessed(t)).as("confirmed by the broker, not yet acknowledged").isEqualTo(1);
+        release.countDown();
+        await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
+        assertThat(received.get(0).headers()).doesNotContainKey(OutboxHeaders.DONE);
+    }
+
     private RabbitTestTransport rabbit(Outbox outbox, Map<String, Object> queueArguments) {
         RabbitTestTransport t = new RabbitTestTransport(outbox, List.of(faults), queueArguments);
         opened.add(t);

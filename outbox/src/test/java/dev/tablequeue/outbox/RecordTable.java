@@ -18,11 +18,19 @@ public final class RecordTable extends TableImpl<Record> {
     public final TableField<Record, String> HEADERS;
     public final TableField<Record, ? extends Temporal> PROCESSED_AT;
     public final TableField<Record, ? extends Temporal> LOCKED_UNTIL;
+    private final DoneWhen doneWhen;
 
     // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): these tables also run on the jOOQ 3.19 line
     @SuppressWarnings("removal")
     public RecordTable(String name, DataType<? extends Temporal> time) {
+        this(name, time, null);
+    }
+
+    /** A table whose bindings say {@code doneWhen} (null: they leave it to the transport). */
+    @SuppressWarnings("removal")
+    public RecordTable(String name, DataType<? extends Temporal> time, DoneWhen doneWhen) {
         super(DSL.name(name));
+        this.doneWhen = doneWhen;
         ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         NAME = createField(DSL.name("name"), SQLDataType.VARCHAR(191).nullable(false), this, "");
         PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB.nullable(false), this, "");
@@ -33,7 +41,12 @@ public final class RecordTable extends TableImpl<Record> {
 
     /** The binding of every column: headers, processed_at and the lease. */
     public OutboxBinding<Record> binding() {
-        return OutboxBinding.of(this, ID, NAME, PAYLOAD).headers(HEADERS).processedAt(PROCESSED_AT)
-                .lease(LOCKED_UNTIL).build();
+        return builder().headers(HEADERS).processedAt(PROCESSED_AT).lease(LOCKED_UNTIL).build();
+    }
+
+    /** The binding of the id, the name and the payload, done when the table says. */
+    public OutboxBinding.Builder<Record> builder() {
+        OutboxBinding.Builder<Record> b = OutboxBinding.of(this, ID, NAME, PAYLOAD);
+        return doneWhen == null ? b : b.doneWhen(doneWhen);
     }
 }

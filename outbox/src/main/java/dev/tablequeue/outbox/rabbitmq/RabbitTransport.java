@@ -109,7 +109,7 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
 
     @Override
     public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
-        var message = new dev.tablequeue.outbox.Envelope(name, payload, headers, codec, ctx);
+        var message = new dev.tablequeue.outbox.Envelope(name, payload, headers, codec, ctx, true);
         try {
             middlewares.publish(message, this::basicPublish);
         } catch (RuntimeException e) {
