@@ -3,12 +3,8 @@ package dev.tablequeue.outbox;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.broker.AsyncApi;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.QueueDialects;
-import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.transport.HandlerMiddleware;
 import dev.tablequeue.transport.PublishMiddleware;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,13 +75,13 @@ public final class Outbox implements AutoCloseable {
         Map<OutboxBinding<?>, RecordStatements> built = new IdentityHashMap<>();
         Map<String, Registration> names = new HashMap<>();
         if (enabled) {
-            QueueDialect dialect = b.dialect != null ? b.dialect : detect(b.dataSource);
+            QueueDialect dialect = b.dialect != null ? b.dialect : OutboxPreparation.detect(b.dataSource);
             for (Map.Entry<String, OutboxBinding<?>> e : b.registrations.entrySet()) {
                 OutboxBinding<?> binding = e.getValue();
                 RecordStatements s = built.computeIfAbsent(binding, x -> new RecordStatements(x, dialect));
                 names.put(e.getKey(), new Registration(e.getKey(), binding, s, b.republishAfter));
             }
-            prepare(b.dataSource, dialect, built);
+            OutboxPreparation.prepare(b.dataSource, dialect, built);
         }
         this.byName = Map.copyOf(names);
         this.statements = built;
@@ -97,42 +93,6 @@ public final class Outbox implements AutoCloseable {
     /** Starts an outbox on {@code dataSource}, the pool its records are written and read through. */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
-    }
-
-    private static QueueDialect detect(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection()) {
-            return QueueDialects.detect(c);
-        } catch (SQLException e) {
-            throw new OutboxException("the outbox cannot reach its database to detect the dialect: " + e.getMessage(),
-                    e);
-        }
-    }
-
-    /**
-     * Prepares every statement on the server through the dialect, so a table or column the database lacks
-     * fails here (a plain JDBC prepare proves nothing where the driver prepares on the client, as MariaDB's
-     * does).
-     */
-    private static void prepare(DataSource dataSource, QueueDialect dialect,
-            Map<OutboxBinding<?>, RecordStatements> built) {
-        if (built.isEmpty()) {
-            return;
-        }
-        try (Connection c = dataSource.getConnection()) {
-            for (Map.Entry<OutboxBinding<?>, RecordStatements> e : built.entrySet()) {
-                for (Statement statement : e.getValue().statements()) {
-                    try {
-                        dialect.prepare(c, statement);
-                    } catch (SQLException failure) {
-                        throw new SchemaException("outbox: the " + statement.purpose() + " statement of table \""
-                                + e.getKey().tableName() + "\" does not prepare: " + failure.getMessage()
-                                + " [SQL: " + statement.sql() + "]", failure);
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            throw new OutboxException("the outbox cannot reach its database: " + e.getMessage(), e);
-        }
     }
 
     /** Whether this outbox tracks: false under a test kit, unless {@code TABLEQUEUE_OUTBOX=on}. */
