@@ -40,7 +40,7 @@ final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
         if (engine != Engine.MARIADB) {
             db.execute(JobTable.ddl(engine));
         }
-        db.execute(OrderOutboxTable.ddl(engine));
+        db.execute(OrderOutboxTable.ddl(engine), LedgerService.DDL);
         current = db;
     }
 
