@@ -38,7 +38,8 @@ class HandlerTestApp {
     }
 
     @Bean
-    LedgerHandler ledgerHandler(InboxQueue<Record> ledgerQueue, LedgerService ledger, MemoryBroker memory) {
-        return new LedgerHandler(ledgerQueue, ledger, memory);
+    LedgerHandler ledgerHandler(InboxQueue<Record> ledgerQueue, LedgerService ledger, MemoryBroker memory,
+            DSLContext dsl) {
+        return new LedgerHandler(ledgerQueue, ledger, memory, dsl);
     }
 }

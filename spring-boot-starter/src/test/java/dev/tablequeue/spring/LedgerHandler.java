@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.DSLContext;
 
 /**
  * The handler suite's transactional handler bean. Its first call for a job calls {@link LedgerService} and
@@ -24,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code throw-..}: records, throws;
  *   <li>{@code catch-..}: calls a recording that fails, catches its failure, acknowledges;
  *   <li>{@code publish-..} / {@code publish-retry-..}: records and publishes an {@code order-events} message
- *       through the outbox, acknowledges / retries;
+ *       through the outbox, acknowledges / retries; {@code publish-dsl-..} the same, with Boot's
+ *       {@code DSLContext} as the publish's context;
  *   <li>{@code kill-..}: records, hands the test its transaction's server process and waits for the test to
  *       let it go, acknowledges.
  * </ul>
@@ -33,13 +35,15 @@ class LedgerHandler implements QueueHandler<Job> {
     private final InboxQueue<?> queue;
     private final LedgerService ledger;
     private final MemoryBroker memory;
+    private final DSLContext dsl;
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     /** Each call, as {@code name#n}. */
     final List<String> called = new CopyOnWriteArrayList<>();
     final CompletableFuture<Integer> killPid = new CompletableFuture<>();
     final CountDownLatch killed = new CountDownLatch(1);
 
-    LedgerHandler(InboxQueue<?> queue, LedgerService ledger, MemoryBroker memory) {
+    LedgerHandler(InboxQueue<?> queue, LedgerService ledger, MemoryBroker memory, DSLContext dsl) {
+        this.dsl = dsl;
         this.queue = queue;
         this.ledger = ledger;
         this.memory = memory;
@@ -73,8 +77,12 @@ class LedgerHandler implements QueueHandler<Job> {
             }
             ledger.record(name);
             if (name.startsWith("publish-")) {
-                memory.publish(OutboxTestApp.ORDER_EVENTS, name);
-                return name.startsWith("publish-retry-") ? Outcome.retry() : Outcome.ack();
+                if (name.startsWith("publish-dsl-")) {
+                    memory.publish(dsl, OutboxTestApp.ORDER_EVENTS, name);
+                } else {
+                    memory.publish(OutboxTestApp.ORDER_EVENTS, name);
+                }
+                return name.contains("retry-") ? Outcome.retry() : Outcome.ack();
             }
             if (name.startsWith("retry-")) {
                 return Outcome.retry();

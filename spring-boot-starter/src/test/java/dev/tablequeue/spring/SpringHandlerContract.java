@@ -120,4 +120,18 @@ abstract class SpringHandlerContract {
         assertThat(dsl.fetchCount(outboxTable)).isZero();
         assertThat(sent.sends).isEmpty();
     }
+
+    @Test
+    final void an_outbox_publish_with_boots_dsl_context_in_the_handler_is_sent_after_the_commit_and_not_after_a_retry() {
+        publish("publish-dsl-retry-1");
+        awaitSettled("publish-dsl-retry-1", 2);
+        assertThat(dsl.fetchCount(outboxTable)).isZero();
+        assertThat(sent.sends).as("sends of a delivery that retried").isEmpty();
+
+        publish("publish-dsl-1");
+        awaitSettled("publish-dsl-1", 1);
+        Long id = dsl.select(outboxTable.ID).from(outboxTable).fetchSingle(outboxTable.ID);
+        await().atMost(WAIT).until(() -> !sent.sends.isEmpty());
+        assertThat(sent.sends).containsExactly(new SentLog.Sent(OutboxTestApp.ORDER_EVENTS, String.valueOf(id), true));
+    }
 }
