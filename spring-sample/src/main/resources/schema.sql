@@ -15,3 +15,16 @@ CREATE TABLE IF NOT EXISTS welcome_jobs (
 );
 
 CREATE INDEX IF NOT EXISTS welcome_jobs_claim ON welcome_jobs (name, retry_after, id);
+
+-- The outbox's records of the account events sent to other services (OutboxBinding Outboxes.ACCOUNT_EVENTS).
+CREATE TABLE IF NOT EXISTS account_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    headers TEXT
+);
+
+-- What the welcome handler's @Transactional service writes, in the delivery's transaction.
+CREATE TABLE IF NOT EXISTS sent_mails (
+    email TEXT NOT NULL
+);

@@ -6,9 +6,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The outbox's publish middleware: a message under a registered name is written as a record first, and sent
@@ -23,9 +26,12 @@ import org.jooq.exception.DataAccessException;
  *       its own (PostgreSQL; MariaDB and SQLite write the record, then the row). Any other send waits for the
  *       commit, which an
  *       {@link AfterCommit} frame reports (jOOQ's transactions through {@link Outbox#transactionListener()},
- *       others through {@link Outbox#afterCommit()}); a rollback sends nothing. A connection in auto-commit
- *       has committed the record already, so its send follows at once. A transaction the outbox cannot see
- *       end is refused before anything is written.
+ *       others through {@link Outbox#afterCommit()}) or a {@link TransactionWatch} (a framework's transaction,
+ *       Spring's); a rollback sends nothing. A connection in auto-commit has committed the record already, so
+ *       its send follows at once. A transaction the outbox cannot see end is refused before anything is written.
+ *   <li>Without it, inside a transaction a {@link TransactionWatch} sees open on the outbox's data source (a
+ *       {@code @Transactional} method), the record is written in that transaction and the send follows its
+ *       commit, as with the caller's transaction.
  *   <li>A record that cannot be written fails the publish: nothing is sent.
  * </ul>
  *
@@ -38,7 +44,10 @@ import org.jooq.exception.DataAccessException;
  * carried (copied from a delivery's headers, or left by an earlier publish of the same message) is replaced.
  */
 final class PublishTracking implements PublishMiddleware {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PublishTracking.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PublishTracking.class);
+    /** The watches the class path installs, found once. */
+    private static final List<TransactionWatch> WATCHES = ServiceLoader.load(TransactionWatch.class,
+            TransactionWatch.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
     private final Outbox outbox;
     private final DataSource dataSource;
 
@@ -70,6 +79,9 @@ final class PublishTracking implements PublishMiddleware {
             return;
         }
         DSLContext tx = message.transaction();
+        if (tx == null && !message.sendJoinsTransaction() && inWatchedTransaction(r, message, next, confirmed)) {
+            return;
+        }
         if (tx == null) {
             Object id;
             try (Connection c = dataSource.getConnection()) {
@@ -93,14 +105,20 @@ final class PublishTracking implements PublishMiddleware {
             return;
         }
         AfterCommit frame = message.sendJoinsTransaction() ? null : AfterCommit.current();
+        TransactionWatch[] watch = new TransactionWatch[1];
         Object id;
         try {
             id = tx.connectionResult(c -> {
                 if (!message.sendJoinsTransaction() && frame == null && !c.getAutoCommit()) {
-                    throw new OutboxException("the publish of " + message.name() + " was given a transaction the"
-                            + " outbox cannot see commit, so it cannot send after the commit: run it in a jOOQ"
-                            + " transaction of a configuration that carries Outbox.transactionListener(), or open"
-                            + " Outbox.afterCommit() around it and call committed() after the commit");
+                    watch[0] = watching(c);
+                    if (watch[0] == null) {
+                        throw new OutboxException("the publish of " + message.name() + " was given a transaction"
+                                + " the outbox cannot see commit, so it cannot send after the commit: run it in a"
+                                + " jOOQ transaction of a configuration that carries Outbox.transactionListener(),"
+                                + " or open Outbox.afterCommit() around it and call committed() after the commit,"
+                                + " or, in Spring, add tablequeue-spring-boot-starter, whose TransactionWatch sees"
+                                + " @Transactional's transactions");
+                    }
                 }
                 return insert(r, c, message);
             });
@@ -108,10 +126,54 @@ final class PublishTracking implements PublishMiddleware {
             throw notWritten(r, message, e.getCause() instanceof SQLException s ? s : e);
         }
         message.header(Outbox.ID_HEADER, id.toString());
-        if (frame == null) {
-            sendAndConfirm(r, message, next, id, confirmed, message.sendJoinsTransaction() ? tx : null);
-        } else {
+        if (frame != null) {
             frame.hold(() -> sendAndConfirm(r, message, next, id, confirmed, null));
+        } else if (watch[0] != null) {
+            watch[0].afterCommit(() -> sendAfterCommit(r, message, next, id, confirmed));
+        } else {
+            sendAndConfirm(r, message, next, id, confirmed, message.sendJoinsTransaction() ? tx : null);
+        }
+    }
+
+    /**
+     * Writes the record of a publish without the caller's context in the transaction a {@link TransactionWatch}
+     * sees open on the outbox's data source, and holds the send back until its commit; false where none is open.
+     */
+    private boolean inWatchedTransaction(Registration r, OutgoingMessage message, Send next, boolean confirmed) {
+        for (TransactionWatch watch : WATCHES) {
+            Connection c = watch.connection(dataSource);
+            if (c != null) {
+                Object id;
+                try {
+                    id = insert(r, c, message);
+                } catch (SQLException e) {
+                    throw notWritten(r, message, e);
+                }
+                message.header(Outbox.ID_HEADER, id.toString());
+                watch.afterCommit(() -> sendAfterCommit(r, message, next, id, confirmed));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The watch that sees the transaction {@code c} runs end, or null. */
+    private static TransactionWatch watching(Connection c) {
+        for (TransactionWatch watch : WATCHES) {
+            if (watch.watches(c)) {
+                return watch;
+            }
+        }
+        return null;
+    }
+
+    /** A send after the commit: the transaction is over, so a failure is logged and the record left to the republish. */
+    private void sendAfterCommit(Registration r, OutgoingMessage message, Send next, Object id, boolean confirmed) {
+        try {
+            sendAndConfirm(r, message, next, id, confirmed, null);
+        } catch (Exception e) {
+            LOG.warn("the send of {} after its transaction's commit failed; the republish sends its record again: {}",
+                    message.name(), e.toString());
         }
     }
 

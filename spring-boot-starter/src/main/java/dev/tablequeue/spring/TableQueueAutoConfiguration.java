@@ -22,9 +22,10 @@ import org.springframework.context.annotation.Configuration;
  * A {@link QueueBroker} on the application's {@link DataSource}, with {@code tablequeue.*}'s settings, every
  * {@link BrokerListener} bean as its listener and every {@link QueueBrokerCustomizer} bean applied; its
  * {@link TableQueueLifecycle} subscribes the {@link QueueHandler} beans and starts and stops it with the
- * context; a {@link TransactionalPublisher} publishes in the caller's Spring transaction. Where Boot's health
- * module is present, a {@link TableQueueHealthIndicator} ({@code tablequeue}); where a {@link MeterRegistry}
- * bean and {@code tablequeue-micrometer} are, the broker's {@link TableQueueMetrics}.
+ * context; a {@link TransactionalPublisher} publishes in the caller's Spring transaction; a transactional
+ * subscription's handler runs with its delivery's transaction bound to Spring's ({@code SpringHandlerScope}).
+ * Where Boot's health module is present, a {@link TableQueueHealthIndicator} ({@code tablequeue}); where a
+ * {@link MeterRegistry} bean and {@code tablequeue-micrometer} are, the broker's {@link TableQueueMetrics}.
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -59,7 +60,8 @@ public class TableQueueAutoConfiguration {
                 .lease(properties.getLease())
                 .drainTimeout(properties.getDrainTimeout())
                 .listener(BrokerListener.all(listeners.orderedStream().toList()))
-                .afterCommit(new SpringAfterCommit());
+                .afterCommit(new SpringAfterCommit())
+                .handlerScope(new SpringHandlerScope(dataSource));
         if (properties.isListenNotify()) {
             builder.listenNotify();
         }

@@ -15,7 +15,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A fresh database of {@link FreshDatabase}'s for each test class of the starter suite, with the suite's
- * {@link JobTable}: created before Spring loads the class's context, and dropped after it closes it
+ * {@link JobTable} (on PostgreSQL and SQLite) and {@link OrderOutboxTable}: created before Spring loads the class's context, and dropped after it closes it
  * (registered on the class before {@code @SpringBootTest}, so its {@code afterAll} runs after Spring's). A
  * server that cannot be reached skips the class, or fails it under {@code TABLEQUEUE_REQUIRE_LIVE=1}.
  */
@@ -37,7 +37,10 @@ final class StarterDatabase implements BeforeAllCallback, AfterAllCallback {
                 .orElseThrow(() -> new IllegalStateException(test.getName() + " names no @StarterDatabase.On"))
                 .value();
         FreshDatabase db = FreshDatabase.create(engine, "spring_" + test.getSimpleName());
-        db.execute(JobTable.ddl(engine));
+        if (engine != Engine.MARIADB) {
+            db.execute(JobTable.ddl(engine));
+        }
+        db.execute(OrderOutboxTable.ddl(engine), LedgerService.DDL);
         current = db;
     }
 

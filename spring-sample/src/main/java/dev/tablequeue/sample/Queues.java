@@ -1,12 +1,14 @@
 package dev.tablequeue.sample;
 
+import static dev.tablequeue.sample.AccountEvents.ACCOUNT_EVENTS;
 import static dev.tablequeue.sample.WelcomeJobs.WELCOME_JOBS;
 
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.outbox.OutboxBinding;
 import org.jooq.Record;
 
-/** The service's queue tables and queues. */
+/** The service's queue tables and queues, and its outbox. */
 public final class Queues {
     private Queues() {}
 
@@ -22,4 +24,11 @@ public final class Queues {
 
     /** The welcome mails. */
     public static final InboxQueue<Record> WELCOME = InboxQueue.of(SIGNUP_JOBS, "welcome");
+
+    /** account_events: the outbox's records of the account events sent to other services. */
+    public static final OutboxBinding<Record> ACCOUNT_EVENTS_OUTBOX = OutboxBinding.of(ACCOUNT_EVENTS, ACCOUNT_EVENTS.ID,
+            ACCOUNT_EVENTS.NAME, ACCOUNT_EVENTS.PAYLOAD).headers(ACCOUNT_EVENTS.HEADERS).build();
+
+    /** The name account events are published under. */
+    public static final String ACCOUNT_CREATED = "account-created";
 }

@@ -38,6 +38,7 @@ abstract class BrokerSettings {
     final List<PublishMiddleware> publishMiddlewares = new ArrayList<>();
     final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
     AfterCommit afterCommit = AfterCommit.NONE;
+    HandlerScope handlerScope;
 
     BrokerSettings(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -75,6 +76,16 @@ abstract class BrokerSettings {
      */
     public QueueBroker.Builder afterCommit(AfterCommit hook) {
         this.afterCommit = Objects.requireNonNull(hook, "hook");
+        return self();
+    }
+
+    /**
+     * Runs every handler call of this broker's transactional subscriptions inside {@code scope}, which binds the
+     * delivery's transaction to a framework's own registry of the thread's transaction (Spring's); see
+     * {@link HandlerScope}. One scope per broker.
+     */
+    public QueueBroker.Builder handlerScope(HandlerScope scope) {
+        this.handlerScope = Objects.requireNonNull(scope, "scope");
         return self();
     }
 

@@ -66,6 +66,7 @@ final class ClaimCompleter implements Completer {
         group.lock.lock();
         try {
             if (group.state() != ClaimGroup.State.OPEN) {
+                ended(outcomes, false);
                 for (Settlement.Pending p : outcomes) {
                     reports.failed(p, reports.closed(p.d(), p.outcome()));
                 }
@@ -90,6 +91,7 @@ final class ClaimCompleter implements Completer {
             } catch (Settlement.BatchFailure e) {
                 Transactions.rollbackQuietly(c, ctx.statements.opening());
                 group.end(ClaimGroup.State.RELEASED);
+                ended(outcomes, false);
                 ctx.returned(Duration.ZERO);
                 reports.rolledBack(writes, e.culprits, e.getCause());
                 return;
@@ -98,6 +100,7 @@ final class ClaimCompleter implements Completer {
                 // a commit cut off with its connection may have taken effect: no claim to have rolled it back
                 boolean unknown = committing && Connections.lost(e, c);
                 group.end(ClaimGroup.State.RELEASED);
+                ended(outcomes, false);
                 ctx.returned(Duration.ZERO);
                 if (unknown) {
                     writes.forEach(w -> reports.unknown(w.pending(),
@@ -109,10 +112,23 @@ final class ClaimCompleter implements Completer {
                 return;
             }
             group.end(ClaimGroup.State.SETTLED);
+            ended(outcomes, true);
             reports.report(writes, lost);
         } finally {
             group.lock.unlock();
             reports.forget(outcomes);
+        }
+    }
+
+    /**
+     * The claim's transaction ended: a delivery's transaction (its savepoint in the claim's) committed where the
+     * claim's did and the acknowledgement kept its writes; one rolled back to its savepoint has ended already.
+     */
+    private static void ended(List<Settlement.Pending> outcomes, boolean committed) {
+        for (Settlement.Pending p : outcomes) {
+            if (p.d().tx != null) {
+                p.d().tx.ended(committed && p.d().tx.keeps());
+            }
         }
     }
 
@@ -140,6 +156,9 @@ final class ClaimCompleter implements Completer {
         group.lock.lock();
         try {
             if (group.state() == ClaimGroup.State.OPEN) {
+                if (d.tx != null) {
+                    d.tx.ended(false);
+                }
                 try {
                     Transactions.rollback(group.connection, ctx.statements.opening());
                     group.end(ClaimGroup.State.RELEASED);

@@ -53,6 +53,10 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
     private int running;
     private boolean lending;
     private volatile boolean keeps;
+    /** What a {@link HandlerScope} asked to run once the transaction ends, and whether it has. */
+    private final java.util.List<java.util.function.Consumer<Boolean>> whenEnded =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AtomicBoolean ended = new AtomicBoolean();
     /** The savepoints the handler's jOOQ transactions have set, for their names. */
     private final java.util.concurrent.atomic.AtomicInteger savepoints = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -133,8 +137,46 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
                 d.evicted = true;
             }
         } finally {
+            ended(false);
             if (form == Form.LEASE) {
                 end();
+            }
+        }
+    }
+
+    /** The transaction as a {@link HandlerScope} sees it. */
+    HandlerScope.HeldTransaction held() {
+        return new HandlerScope.HeldTransaction() {
+            @Override
+            public Connection connection() {
+                return lent;
+            }
+
+            @Override
+            public void whenEnded(java.util.function.Consumer<Boolean> callback) {
+                whenEnded.add(callback);
+                if (ended.get() && whenEnded.remove(callback)) {
+                    callback.accept(false);
+                }
+            }
+        };
+    }
+
+    /**
+     * The transaction has ended, committed or not (a commit whose fate is unknown counts as not): runs what a
+     * scope asked to run then, once; a failure of one is logged and the others run.
+     */
+    void ended(boolean committed) {
+        if (!ended.compareAndSet(false, true)) {
+            return;
+        }
+        for (java.util.function.Consumer<Boolean> callback : whenEnded) {
+            whenEnded.remove(callback);
+            try {
+                callback.accept(committed);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(DeliveryTransaction.class).warn("what a handler scope ran after {}"
+                        + " ended failed: {}", named(), e.toString());
             }
         }
     }
@@ -175,10 +217,12 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
 
     void commit() throws SQLException {
         Transactions.commit(connection, ctx.statements.opening());
+        ended(true);
     }
 
     void rollbackQuietly() {
         Transactions.rollbackQuietly(connection, ctx.statements.opening());
+        ended(false);
     }
 
     /**
@@ -190,6 +234,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
         if (!permitHeld.compareAndSet(true, false)) {
             return;
         }
+        ended(false);
         try {
             if (connection != null) {
                 connection.close();
@@ -221,6 +266,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
      */
     boolean rollBackAtRelease() {
         abandon();
+        ended(false);
         if (lent == null) {
             return true;
         }
@@ -313,6 +359,10 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
             }
             if (name.equals("isClosed")) {
                 return !lending || connection.isClosed();
+            }
+            if (name.equals("getAutoCommit")) {
+                // always in the delivery's transaction, even where SQLite opened it in SQL with auto-commit on
+                return false;
             }
             if (ENDS.contains(name) || name.equals("rollback") && (args == null || args.length == 0)) {
                 throw new SQLException("delivery.tx() cannot " + name + " " + named() + ": an acknowledgement"

@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.TransactionHeldException;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.transport.HandlerMiddleware;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,9 +91,12 @@ final class Handling<T> {
         }
         try {
             T decoded = message;
-            Outcome outcome = broker.middlewares.handles()
-                    ? broker.middlewares.handle(queue.name(), d, () -> handler.handle(decoded, d))
-                    : handler.handle(message, d);
+            HandlerMiddleware.Next call = broker.middlewares.handles()
+                    ? () -> broker.middlewares.handle(queue.name(), d, () -> handler.handle(decoded, d))
+                    : () -> handler.handle(decoded, d);
+            Outcome outcome = d.tx != null && broker.handlerScope != null
+                    ? broker.handlerScope.around(d, d.tx.held(), call)
+                    : call.call();
             if (outcome == null) {
                 throw new IllegalStateException("the handler of " + queue + " returned no outcome");
             }

@@ -62,6 +62,8 @@ public final class QueueBroker {
     final DSLContext db;
     final Middlewares middlewares;
     final AfterCommit afterCommit;
+    /** Around each handler call of a transactional subscription; null: none. */
+    final HandlerScope handlerScope;
 
     private final Subscriptions subscriptions = new Subscriptions(this);
     private final Map<String, Route> routes;
@@ -90,6 +92,7 @@ public final class QueueBroker {
         this.middlewares = new Middlewares(b.publishMiddlewares, b.handlerMiddlewares);
         this.inserts = new BrokerInserts(dialect);
         this.afterCommit = b.afterCommit;
+        this.handlerScope = b.handlerScope;
     }
 
     /**
