@@ -13,6 +13,7 @@ import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BatchOutcome;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.CommitWakeups;
 import dev.tablequeue.broker.InboxQueue;
@@ -111,6 +112,55 @@ public abstract class WakeupContract extends BrokerFixture {
         await().atMost(SOON).until(() -> count(t, "grp = 'sent'") == 2);
         assertThat(failures).hasSize(2);
         assertThat(delivered).hasSize(4);
+    }
+
+    /**
+     * Rows a row lock claim could not take while another claim's transaction held them (InnoDB holds the rows its
+     * locking read passed over, not only those it returned) are claimed when that transaction commits, not at
+     * the next poll, and without claiming over and over while the handlers hold the rows: 6 rows, batches of 4
+     * and a poll no test waits for; the first batch's handler works a second. With two workers the other
+     * worker's claim finds nothing it may take meanwhile; with one, the claim made once the handler returns
+     * races the commit. Repeated, alternating the two.
+     */
+    @Test
+    public final void rows_a_row_lock_claim_could_not_take_are_claimed_when_the_claim_holding_them_commits() {
+        assumeTakes(Form.ROW_LOCK);
+        for (int run = 0; run < 20; run++) {
+            Jobs t = newTable();
+            insertJobs(t, 6);
+            AtomicInteger claims = new AtomicInteger();
+            QueueBroker broker = longPollBroker(new BrokerListener() {
+                @Override
+                public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                    claims.incrementAndGet();
+                }
+            });
+            List<Long> handled = new CopyOnWriteArrayList<>();
+            CountDownLatch firstReturned = new CountDownLatch(1);
+            broker.subscribe(InboxQueue.of(binding(t, Form.ROW_LOCK), "emails")).payload(Job.class).workers(2 - run % 2)
+                    .batch(4).handle((jobs, deliveries) -> {
+                        boolean first = handled.isEmpty();
+                        deliveries.forEach(d -> handled.add((Long) d.id()));
+                        if (first) {
+                            // the handler's work: time in which a claim that loops, rather than waits, would
+                            // claim again and again
+                            new CountDownLatch(1).await(1, SECONDS);
+                            firstReturned.countDown();
+                        }
+                        return BatchOutcome.all(Outcome.ack());
+                    });
+            broker.start();
+            int r = run;
+            await().atMost(SOON).until(() -> firstReturned.getCount() == 0);
+            await("run " + r + ": the last rows, after the first batch's commit").atMost(Duration.ofSeconds(1))
+                    .untilAsserted(() -> assertThat(handled).hasSize(6));
+            awaitCount(t, "processed_at is not null", 6);
+            // the first batch, the other worker's empty claim, the last rows, and a claim or two that find
+            // nothing once they are taken: a claim that loops while the handler works makes dozens
+            assertThat(claims.get()).as("claims of run %d", run).isLessThan(10);
+            broker.close();
+            brokers.remove(broker);
+        }
     }
 
     /** A publish in a jOOQ transaction with {@link CommitWakeups} wakes its subscription when it commits. */
