@@ -103,6 +103,55 @@ public abstract class TransactionalContract extends BrokerFixture {
         assertThat(apart).isEmpty();
     }
 
+    /**
+     * Many transactional workers each wait their turn to open their transaction, however busy the database: on
+     * SQLite, which takes one writer at a time, every opening waits for the write lock, and none may fail for
+     * it. The handlers let their thread go while they hold their transaction (as one that calls out does), and
+     * the workers outnumber the processors, so the openings waiting can outnumber the threads that carry them.
+     * Each row is claimed once and handled once: a delivery whose transaction did not open is claimed and never
+     * handled.
+     */
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void many_transactional_workers_each_open_their_transaction_however_busy_the_database(Form form) {
+        int workers = Math.max(8, Runtime.getRuntime().availableProcessors() + 2);
+        int jobs = 300;
+        AtomicInteger claimed = new AtomicInteger();
+        AtomicInteger handled = new AtomicInteger();
+        List<Throwable> claimFailures = new CopyOnWriteArrayList<>();
+        Queue q = queue(t -> binding(t, form), new BrokerListener() {
+            @Override
+            public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                claimed.addAndGet(rows);
+            }
+
+            @Override
+            public void handled(Delivery delivery, Outcome outcome, Duration took) {
+                handled.incrementAndGet();
+            }
+
+            @Override
+            public void claimFailed(InboxQueue<?> queue, Throwable failure) {
+                claimFailures.add(failure);
+            }
+        });
+        Table<Record> effects = effects();
+        insertMany(q.t, "emails", jobs);
+        q.emails().transactional().workers(workers).handle((job, d) -> {
+            write(d.tx(), effects, job, d);
+            Thread.yield();
+            return Outcome.ack();
+        });
+        q.start();
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(q.count("processed_at is not null"))
+                .as("rows processed, with %d claimed and %d handled", claimed.get(), handled.get())
+                .isEqualTo(jobs));
+        assertThat(handled).as("deliveries handled").hasValue(jobs);
+        assertThat(claimed).as("rows claimed").hasValue(jobs);
+        assertThat(claimFailures).isEmpty();
+        assertThat(effectsIn(effects)).hasSize(jobs).doesNotHaveDuplicates();
+    }
+
     static Stream<Arguments> outcomesThatRollBack(List<Form> forms) {
         List<Arguments> all = new ArrayList<>();
         for (Form form : forms) {

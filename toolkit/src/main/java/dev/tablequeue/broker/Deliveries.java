@@ -79,7 +79,7 @@ final class Deliveries<T> implements Dispatch {
         this.workerTurns = slots.ahead() > 0 ? new Semaphore(subscription.mount.workers, true) : null;
         String name = "tablequeue-handler-" + queue.name();
         this.batch = subscription.mount.batch > 0 ? new ArrayList<>() : null;
-        int platform = subscription.mount.threads;
+        int platform = Forms.handlerThreads(subscription.broker.dialect, subscription.mount);
         this.threads = subscription.broker.inProcess ? null
                 : platform > 0 ? Executors.newFixedThreadPool(platform, Threads.platform(name))
                 : Executors.newThreadPerTaskExecutor(Threads.virtual(name));

@@ -57,6 +57,8 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
     private final java.util.List<java.util.function.Consumer<Boolean>> whenEnded =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicBoolean ended = new AtomicBoolean();
+    /** Set, under the delivery's lock, once the transaction of its own (lease form) has opened. */
+    private volatile boolean opened;
     /** The savepoints the handler's jOOQ transactions have set, for their names. */
     private final java.util.concurrent.atomic.AtomicInteger savepoints = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -74,7 +76,17 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
             case ROW_LOCK -> afterClaim = connection.setSavepoint();
             case LEASE -> {
                 connection = ctx.broker.dataSource.getConnection();
-                Transactions.begin(connection, ctx.statements.opening());
+                // under the delivery's lock, as the keeper extends its lease: on a one-writer database the
+                // keeper's extension and this opening wait for the same write lock, and once the transaction
+                // holds it the keeper leaves the delivery alone, rather than wait for it holding the lock
+                // the acknowledgement needs
+                d.lock.lock();
+                try {
+                    Transactions.begin(connection, ctx.statements.opening());
+                    opened = true;
+                } finally {
+                    d.lock.unlock();
+                }
             }
             case ADVISORY -> Transactions.begin(connection, ctx.statements.opening());
         }
@@ -202,7 +214,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
      * exclusive modes from the start, the deferred mode from its first write).
      */
     boolean holdsTheDatabase() {
-        return lent != null && permitHeld.get();
+        return opened && permitHeld.get();
     }
 
     /** Whether the acknowledgement is to commit the handler's writes with the row's settlement. */

@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
+import dev.tablequeue.dialect.QueueDialect;
 import java.time.Duration;
 
 /**
@@ -94,6 +95,22 @@ final class Forms {
      */
     private static boolean claimThreadWrites(SubscriptionContext ctx) {
         return !ctx.dialect.claimsInParallel() && !ctx.transactional;
+    }
+
+    /**
+     * The platform threads a subscription's handlers run on, 0 for a virtual thread each: those it declares
+     * ({@link Mount#onThreads}), else, where the database takes one writer at a time (SQLite) and each delivery
+     * opens a transaction of its own, one per worker. Such a transaction opens on its handler's thread and waits
+     * for the write lock inside the driver's native code, where a virtual thread keeps its carrier: once as many
+     * openings wait as there are carriers (the processors), a handler that holds the lock and let its carrier go
+     * (it waited for a lock of the runtime, or for a connection) gets none back to commit on, and each opening
+     * waits out the busy timeout and fails.
+     */
+    static int handlerThreads(QueueDialect dialect, Mount<?> mount) {
+        if (mount.threads > 0) {
+            return mount.threads;
+        }
+        return mount.transactional && !dialect.claimsInParallel() ? mount.workers : 0;
     }
 
     /**

@@ -122,10 +122,7 @@ final class LeaseClaimer implements Claimer {
      */
     private void extendAll() {
         for (InWork d : ctx.inWork) {
-            if (d.tx != null && !ctx.dialect.claimsInParallel() && d.tx.holdsTheDatabase()) {
-                // where the database takes one writer, a delivery's open transaction keeps every other writer
-                // out (another claim of its row included) until it settles, and an extension would wait for it
-                // while holding the delivery, which its settlement needs: a deadlock until the busy timeout
+            if (holdsTheDatabase(d)) {
                 continue;
             }
             try {
@@ -134,6 +131,16 @@ final class LeaseClaimer implements Claimer {
                 LOG.warn("the lease of {} was not extended: {}", d, e.toString());
             }
         }
+    }
+
+    /**
+     * Whether {@code d}'s transaction holds a database that takes one writer: it keeps every other writer out
+     * (another claim of its row included) until it settles, and an extension would wait for it while holding
+     * the delivery, which its settlement needs: a deadlock until the busy timeout. Asked again under the
+     * delivery's lock, under which the transaction opens.
+     */
+    private boolean holdsTheDatabase(InWork d) {
+        return d.tx != null && !ctx.dialect.claimsInParallel() && d.tx.holdsTheDatabase();
     }
 
     /**
@@ -147,7 +154,7 @@ final class LeaseClaimer implements Claimer {
     private void extend(InWork d, Instant until) throws SQLException {
         d.lock.lock();
         try {
-            if (d.state.get() != InWork.State.IN_WORK || d.leaseHeld == null) {
+            if (d.state.get() != InWork.State.IN_WORK || d.leaseHeld == null || holdsTheDatabase(d)) {
                 return;
             }
             List<Instant> mayHold = new ArrayList<>(2);

@@ -83,7 +83,10 @@ public final class Mount<T> {
      * Runs the handlers on {@code n} platform threads of the subscription's own instead of a virtual thread
      * each: for handlers that compute rather than wait (a virtual thread that computes keeps its carrier
      * thread from the others). Deliveries beyond {@code n} in work wait for a thread, holding what their form
-     * holds, so {@code workers(n)} is the natural match. The threads end when the broker closes.
+     * holds, so {@code workers(n)} is the natural match. The threads end when the broker closes. Without it, a
+     * {@link #transactional()} subscription on a database that takes one writer at a time (SQLite) runs its
+     * handlers on a platform thread per worker: each delivery's transaction opens on its handler's thread and
+     * may wait for the write lock inside the driver's native code, where a virtual thread would hold its carrier.
      */
     public Mount<T> onThreads(int n) {
         if (n < 1) {

@@ -1,6 +1,7 @@
 package dev.tablequeue.broker;
 
 import java.sql.Connection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,12 +11,15 @@ import java.util.List;
  * the server holds the rows a claim read past ({@link
  * dev.tablequeue.dialect.QueueDialect#rowLockClaimHoldsRowsItPasses}), a claim that found fewer rows than it
  * asked for is made again with that many as its limit, so its transaction holds its own rows and no others.
+ * A claim that still came back short may have passed over rows another claim's transaction held: that
+ * transaction's end wakes the subscription ({@link ShortClaims}).
  */
 final class RowLockClaimer implements Claimer {
     private final SubscriptionContext ctx;
     private final ClaimSteps steps;
     /** Whether a claim that came back short is made again, stopping at its last row (fixed per table). */
     private final boolean reclaimShort;
+    private final ShortClaims shortClaims = new ShortClaims();
 
     RowLockClaimer(SubscriptionContext ctx, ClaimSteps steps) {
         this.ctx = ctx;
@@ -49,6 +53,8 @@ final class RowLockClaimer implements Claimer {
         var opening = ctx.statements.opening();
         Connection c = null;
         boolean handedOver = false;
+        long number = shortClaims.begin();
+        boolean cameBackShort = false;
         try {
             c = ctx.broker.dataSource.getConnection();
             Transactions.begin(c, opening);
@@ -66,23 +72,36 @@ final class RowLockClaimer implements Claimer {
                 Transactions.rollbackQuietly(c, opening);
                 throw e;
             }
+            cameBackShort = rows.size() < limit;
             if (rows.isEmpty()) {
                 Transactions.rollbackQuietly(c, opening);
                 return false;
             }
-            ClaimGroup group = new ClaimGroup(c, rows.size(), ctx.broker.budget::release);
+            ClaimGroup group = new ClaimGroup(c, rows.size(), () -> ended(number));
             handedOver = true;
             for (ClaimedRow row : rows) {
                 dispatch.dispatch(new InWork(ctx, row, c, null, null, group));
             }
             return true;
         } finally {
+            shortClaims.end(number, cameBackShort);
             if (!handedOver) {
                 if (c != null) {
                     c.close();
                 }
                 ctx.broker.budget.release();
             }
+        }
+    }
+
+    /**
+     * The transaction of claim {@code number} has ended and its connection closed: the budget permit goes back,
+     * and where a later claim came back short, the rows this transaction held are free for the claim it wakes.
+     */
+    private void ended(long number) {
+        ctx.broker.budget.release();
+        if (shortClaims.passedOverSince(number)) {
+            ctx.returned(Duration.ZERO);
         }
     }
 }

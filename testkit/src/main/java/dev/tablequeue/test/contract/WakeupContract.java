@@ -13,6 +13,7 @@ import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BatchOutcome;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.CommitWakeups;
 import dev.tablequeue.broker.InboxQueue;
@@ -30,6 +31,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -111,6 +113,66 @@ public abstract class WakeupContract extends BrokerFixture {
         await().atMost(SOON).until(() -> count(t, "grp = 'sent'") == 2);
         assertThat(failures).hasSize(2);
         assertThat(delivered).hasSize(4);
+    }
+
+    /**
+     * Rows a row lock claim could not take while another claim's transaction held them (InnoDB holds the rows its
+     * locking read passed over, not only those it returned) are claimed when that transaction commits, not at
+     * the next poll, and without claiming over and over while the handlers hold the rows: 6 rows, batches of 4
+     * and a poll no test waits for; the first batch's handler works a second. With two workers the other
+     * worker's claim runs meanwhile; with one, the claim made once the handler returns races the commit. Where
+     * the server holds the rows the first claim passed over (on MariaDB every other run drops the table's claim
+     * index, so that the claim reads and holds every row), that claim finds nothing. Repeated, alternating.
+     */
+    @Test
+    public final void rows_a_row_lock_claim_could_not_take_are_claimed_when_the_claim_holding_them_commits() {
+        assumeTakes(Form.ROW_LOCK);
+        for (int run = 0; run < 20; run++) {
+            Jobs t = newTable();
+            if (run % 2 == 0 && engine() == Engine.MARIADB) {
+                // without its claim index, InnoDB sorts every row of the group, and holds each it read
+                db.execute("DROP INDEX IF EXISTS " + t.getName() + "_claim ON " + t.getName());
+            }
+            insertJobs(t, 6);
+            AtomicInteger claims = new AtomicInteger();
+            QueueBroker broker = longPollBroker(new BrokerListener() {
+                @Override
+                public void claimed(InboxQueue<?> queue, int rows, Duration took) {
+                    claims.incrementAndGet();
+                }
+            });
+            AtomicInteger batches = new AtomicInteger();
+            AtomicInteger handled = new AtomicInteger();
+            AtomicLong firstReturned = new AtomicLong();
+            AtomicLong lastArrived = new AtomicLong();
+            broker.subscribe(InboxQueue.of(binding(t, Form.ROW_LOCK), "emails")).payload(Job.class)
+                    .workers(2 - run / 2 % 2).batch(4).handle((jobs, deliveries) -> {
+                        if (handled.addAndGet(jobs.size()) == 6) {
+                            lastArrived.set(System.nanoTime());
+                        }
+                        if (batches.getAndIncrement() == 0) {
+                            // the handler's work: time in which a claim that loops, rather than waits, would
+                            // claim again and again
+                            new CountDownLatch(1).await(1, SECONDS);
+                            firstReturned.set(System.nanoTime());
+                        }
+                        return BatchOutcome.all(Outcome.ack());
+                    });
+            broker.start();
+            int r = run;
+            // where the server held nothing back, the last rows came while the first batch's handler worked
+            await("run " + r + ": the last rows").atMost(SOON)
+                    .until(() -> lastArrived.get() != 0 && firstReturned.get() != 0);
+            assertThat(Duration.ofNanos(Math.max(0, lastArrived.get() - firstReturned.get())))
+                    .as("run %d: from the first batch's return to the last rows", r)
+                    .isLessThan(Duration.ofSeconds(1));
+            awaitCount(t, "processed_at is not null", 6);
+            // the first batch, the other worker's empty claim, the last rows, and a claim or two that find
+            // nothing once they are taken: a claim that loops while the handler works makes dozens
+            assertThat(claims.get()).as("claims of run %d", run).isLessThan(10);
+            broker.close();
+            brokers.remove(broker);
+        }
     }
 
     /** A publish in a jOOQ transaction with {@link CommitWakeups} wakes its subscription when it commits. */
