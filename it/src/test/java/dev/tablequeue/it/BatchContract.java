@@ -17,6 +17,10 @@ import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.Field;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,6 +58,47 @@ public abstract class BatchContract extends BrokerFixture {
         q.awaitProcessed(30);
         assertThat(seen).hasSize(30).doesNotHaveDuplicates();
         assertThat(sizes).allSatisfy(size -> assertThat(size).isBetween(1, 8)).contains(8);
+    }
+
+    /**
+     * A batch lists its rows in claim order (priority, then retry_after, then id), whatever order the claim's
+     * statement returns them in (SQLite's {@code UPDATE .. RETURNING} follows no order) and whatever order the
+     * takes of an advisory claim's connections end in. Claim order here is neither id order nor its reverse; the
+     * scenario runs 20 times, since the order in which side-by-side takes end varies from run to run.
+     */
+    @ParameterizedTest
+    @MethodSource("forms")
+    public final void a_batch_lists_its_rows_in_claim_order(Form form) {
+        for (int run = 0; run < 20; run++) {
+            Queue q = queue(form);
+            List<Long> ids = insertJobs(q.t, 5);
+            Instant now = clock.instant();
+            // (priority, due): claim order is ids 5, 2, 4, 3, 1
+            schedule(q.t, ids.get(0), 1, now.minusSeconds(10));
+            schedule(q.t, ids.get(1), 0, now.minusSeconds(5));
+            schedule(q.t, ids.get(2), 1, now.minusSeconds(30));
+            schedule(q.t, ids.get(3), 0, now.minusSeconds(5));
+            schedule(q.t, ids.get(4), 0, now.minusSeconds(20));
+            List<Long> claimOrder = List.of(ids.get(4), ids.get(1), ids.get(3), ids.get(2), ids.get(0));
+            List<List<Long>> batches = new CopyOnWriteArrayList<>();
+            q.emails().batch(8).handle((jobs, deliveries) -> {
+                batches.add(deliveries.stream().map(d -> ((Number) d.id()).longValue()).toList());
+                return BatchOutcome.all(Outcome.ack());
+            });
+            q.start();
+            q.awaitProcessed(5);
+            q.broker.close();
+            assertThat(batches).as("the batches of run %d in the %s form", run, form).containsExactly(claimOrder);
+        }
+    }
+
+    /** Gives row {@code id} of {@code t} its priority and the instant it is due. */
+    @SuppressWarnings("unchecked")
+    private void schedule(Jobs t, long id, int priority, Instant due) {
+        Object at = timeType().getType() == LocalDateTime.class ? LocalDateTime.ofInstant(due, ZoneOffset.UTC)
+                : OffsetDateTime.ofInstant(due, ZoneOffset.UTC);
+        dsl().update(t).set(t.PRIORITY, priority).set((Field<Object>) (Field<?>) t.RETRY_AFTER, at)
+                .where(t.ID.eq(id)).execute();
     }
 
     @ParameterizedTest

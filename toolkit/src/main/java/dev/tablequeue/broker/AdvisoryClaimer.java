@@ -90,9 +90,13 @@ final class AdvisoryClaimer implements Claimer {
                 return;
             }
         }
-        Queue<ClaimSteps.Candidate> untried;
+        Queue<Placed> untried = new ConcurrentLinkedQueue<>();
         try {
-            untried = new ConcurrentLinkedQueue<>(candidates(first, free));
+            List<ClaimSteps.Candidate> read = candidates(first, free);
+            for (int i = 0; i < read.size(); i++) {
+                // after a row the walk took, which stands first
+                untried.add(new Placed(read.get(i), i + 1));
+            }
         } catch (Exception e) {
             keys.returnConnection(first, false);
             throw e;
@@ -107,7 +111,7 @@ final class AdvisoryClaimer implements Claimer {
     }
 
     /** One connection after another tries the candidates, on the claim thread. */
-    private void claimInTurn(int free, Dispatch dispatch, Connection first, Queue<ClaimSteps.Candidate> untried)
+    private void claimInTurn(int free, Dispatch dispatch, Connection first, Queue<Placed> untried)
             throws Exception {
         Connection c = first;
         int dispatched = 0;
@@ -123,7 +127,7 @@ final class AdvisoryClaimer implements Claimer {
     }
 
     /** Each free worker's connection tries the candidates at once, the further ones on virtual threads. */
-    private void claimSideBySide(int free, Dispatch dispatch, Connection first, Queue<ClaimSteps.Candidate> untried)
+    private void claimSideBySide(int free, Dispatch dispatch, Connection first, Queue<Placed> untried)
             throws Exception {
         List<Connection> others = new ArrayList<>();
         try {
@@ -251,11 +255,12 @@ final class AdvisoryClaimer implements Claimer {
      * a key's release was not confirmed) the connection and its permit go back: evicted where a key it locked
      * may still be held, since only the end of its session frees the key then.
      */
-    private InWork takeOne(Connection c, Queue<ClaimSteps.Candidate> queue) throws Exception {
+    private InWork takeOne(Connection c, Queue<Placed> queue) throws Exception {
         boolean evict = false;
         try {
-            ClaimSteps.Candidate candidate;
-            while ((candidate = queue.poll()) != null) {
+            Placed placed;
+            while ((placed = queue.poll()) != null) {
+                ClaimSteps.Candidate candidate = placed.candidate();
                 // a key taken before a failure may still be held
                 evict = true;
                 Tried tried = steps.locksAndTakes() ? lockAndTake(c, candidate) : lockThenTake(c, candidate);
@@ -270,6 +275,7 @@ final class AdvisoryClaimer implements Claimer {
                     continue;
                 }
                 InWork d = new InWork(ctx, tried.taken().get(0), c, candidate.key(), null);
+                d.place = placed.place();
                 c = null;
                 return d;
             }
@@ -303,6 +309,12 @@ final class AdvisoryClaimer implements Claimer {
             ctx.turn.unlock();
         }
     }
+
+    /**
+     * A candidate and its place in the claim, in claim order: the connections of a claim take their rows side
+     * by side and finish in any order, and a batch lists its rows by this place ({@link InWork#place}).
+     */
+    private record Placed(ClaimSteps.Candidate candidate, int place) {}
 
     /**
      * What trying one candidate came to: the row taken, whose key the connection then holds (none where it

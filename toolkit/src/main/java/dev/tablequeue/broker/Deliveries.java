@@ -226,7 +226,8 @@ final class Deliveries<T> implements Dispatch {
         List<InWork> rows;
         synchronized (batch) {
             claiming = false;
-            rows = List.copyOf(batch);
+            // in claim order, not in the order the side-by-side takes of an advisory claim ended
+            rows = batch.stream().sorted(InWork.IN_CLAIM_ORDER).toList();
             batch.clear();
         }
         if (!rows.isEmpty()) {

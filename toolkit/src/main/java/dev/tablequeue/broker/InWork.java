@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import java.sql.Connection;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +25,9 @@ final class InWork implements Delivery {
         RELEASED
     }
 
+    /** Deliveries by their {@link #place} in their claim. */
+    static final Comparator<InWork> IN_CLAIM_ORDER = Comparator.comparingInt(d -> d.place);
+
     private final SubscriptionContext subscription;
     final ClaimedRow row;
     final Connection connection;
@@ -42,6 +46,12 @@ final class InWork implements Delivery {
     final ReentrantLock lock = new ReentrantLock();
     /** Advisory: counted down once the connection has gone back, by the settlement or by a release. */
     final CountDownLatch connectionBack = new CountDownLatch(1);
+    /**
+     * The row's place in its claim, in claim order, where the claim's connections take rows side by side
+     * (advisory) and finish in any order; 0 elsewhere, where rows are handed over in claim order. A batch
+     * lists its rows by it. Set before the delivery is handed over.
+     */
+    int place;
     /** The transaction the handler writes through, where the subscription is transactional; else null. */
     final DeliveryTransaction tx;
 

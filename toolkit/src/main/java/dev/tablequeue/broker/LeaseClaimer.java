@@ -206,7 +206,9 @@ final class LeaseClaimer implements Claimer {
      * @throws LostConnection where the connection failed; "at commit" where the statement had been sent
      */
     private boolean moveLease(InWork d, Instant held, Instant until) throws SQLException, LostConnection {
+        boolean connected = false;
         try (Connection c = ctx.broker.dataSource.getConnection()) {
+            connected = true;
             try {
                 if (ctx.binding.owns(Event.EXTEND)) {
                     return ctx.binding.own().extend()
@@ -221,8 +223,9 @@ final class LeaseClaimer implements Claimer {
                 throw e;
             }
         } catch (SQLException e) {
-            // no connection came (the pool timed out, the server is restarting): nothing was sent
-            if (Connections.lost(e, null)) {
+            // no connection came (the pool timed out, the server is restarting): nothing was sent; a statement's
+            // failure on a sound connection was told from a lost connection above
+            if (!connected && Connections.lost(e, null)) {
                 throw new LostConnection(e, false);
             }
             throw e;

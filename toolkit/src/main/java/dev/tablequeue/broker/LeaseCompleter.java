@@ -255,7 +255,9 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
      */
     private void writeAlone(Settlement.Write w) throws SQLException, LostConnection {
         boolean committing = false;
+        boolean connected = false;
         try (Connection c = ctx.broker.dataSource.getConnection()) {
+            connected = true;
             boolean tx = w.plan().needsTransaction();
             TransactionOpening opening = opening();
             if (tx) {
@@ -278,8 +280,9 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 throw e;
             }
         } catch (SQLException e) {
-            // no connection came (the pool timed out, the server is restarting): nothing was sent
-            if (Connections.lost(e, null)) {
+            // no connection came (the pool timed out, the server is restarting): nothing was sent; a statement's
+            // failure on a sound connection was told from a lost connection above
+            if (!connected && Connections.lost(e, null)) {
                 throw new LostConnection(e, false);
             }
             throw e;

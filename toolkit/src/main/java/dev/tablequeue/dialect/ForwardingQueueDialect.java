@@ -73,6 +73,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public boolean claimLeaseInOrder() {
+        return delegate.claimLeaseInOrder();
+    }
+
+    @Override
     public Statement leaseStamp(RoleBinding<?> binding, int count) {
         return delegate.leaseStamp(binding, count);
     }

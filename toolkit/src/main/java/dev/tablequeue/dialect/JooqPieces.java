@@ -5,6 +5,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.KeyPart;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.ClaimOrder;
 import dev.tablequeue.internal.StatementWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,29 @@ abstract class JooqPieces implements QueueDialect {
         List<SortField<?>> order = new ArrayList<>();
         for (Field<?> column : claimOrderColumns(b)) {
             order.add(unqualified(column).asc());
+        }
+        return order;
+    }
+
+    /**
+     * {@code returned}, then each row's claim order values, labelled {@code tq_order_0}, {@code tq_order_1}, ..
+     * ({@link ClaimOrder#LABEL}): for a claim that returns its rows from an {@code UPDATE}, which orders them
+     * in no way of its own. The claim does not write these columns, so they read as the claim ordered by them.
+     */
+    List<SelectField<?>> withClaimOrder(RoleBinding<?> b, List<SelectField<?>> returned) {
+        List<SelectField<?>> fields = new ArrayList<>(returned);
+        List<Field<?>> order = claimOrderColumns(b);
+        for (int i = 0; i < order.size(); i++) {
+            fields.add(unqualified(order.get(i)).as(ClaimOrder.LABEL + i));
+        }
+        return fields;
+    }
+
+    /** Claim order over the values {@link #withClaimOrder} labelled, read from {@code table}. */
+    List<SortField<?>> byClaimOrderValues(RoleBinding<?> b, String table) {
+        List<SortField<?>> order = new ArrayList<>();
+        for (int i = 0; i < claimOrderColumns(b).size(); i++) {
+            order.add(DSL.field(DSL.name(table, ClaimOrder.LABEL + i)).asc());
         }
         return order;
     }

@@ -21,6 +21,7 @@ import org.jooq.Name;
 import org.jooq.Record;
 import org.jooq.Record1;
 import org.jooq.SQLDialect;
+import org.jooq.SelectField;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -91,12 +92,18 @@ public final class PostgresDialect extends JooqQueueDialect {
                 .forUpdate()
                 .skipLocked());
         Field<Object> claimedId = DSL.field(DSL.name("tq_claimed", "tq_id"));
-        return w.statement("lease claim", w.dsl().with(claimed)
+        List<SelectField<?>> returned = shape(b, shape, true);
+        // UPDATE .. RETURNING returns rows in the order the update met them: the main query puts them in claim order
+        CommonTableExpression<?> leased = DSL.name("tq_leased").as(w.dsl()
                 .update(table(b))
                 .set(set)
                 .from(claimed)
                 .where(DSL.field(DSL.name(b.table().getName(), b.id().getName())).eq(claimedId))
-                .returning(shape(b, shape, true)));
+                .returning(withClaimOrder(b, returned)));
+        return w.statement("lease claim", w.dsl().with(claimed, leased)
+                .select(returned.stream().map(f -> DSL.field(DSL.name("tq_leased", f.getName()))).toList())
+                .from(leased)
+                .orderBy(byClaimOrderValues(b, "tq_leased")));
     }
 
     @Override

@@ -66,6 +66,17 @@ public interface QueueDialect {
     /** Whether {@link #claimLease} writes the leases itself. */
     boolean claimLeaseStamps();
 
+    /**
+     * Whether {@link #claimLease} returns its rows in claim order, as every other claim does. Where it cannot
+     * (SQLite's {@code UPDATE .. RETURNING} returns rows in no particular order, and no subquery may read it),
+     * it returns each row's claim order values after its columns, labelled {@code tq_order_0},
+     * {@code tq_order_1}, .. in the order of claim order's columns, and the runtime sorts the rows by them
+     * ({@link dev.tablequeue.internal.ClaimOrder}). A FIFO lease claim, of one row, returns none.
+     */
+    default boolean claimLeaseInOrder() {
+        return true;
+    }
+
     /** Writes the lease and counts the attempt of {@code count} rows a lease claim selected. */
     Statement leaseStamp(RoleBinding<?> binding, int count);
 

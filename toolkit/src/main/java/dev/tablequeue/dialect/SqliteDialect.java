@@ -33,7 +33,8 @@ import org.jooq.impl.SQLDataType;
  * whose {@code WHERE id IN (subquery)} picks the first claimable rows in claim order; the subquery carries
  * the {@code ORDER BY .. LIMIT}, so the statement needs no {@code UPDATE .. LIMIT} (a compile-time option of
  * SQLite). It runs alone in auto-commit, and its {@code RETURNING} reads each row as the statement wrote
- * it, hence {@code attempt - 1}; the rows come in no particular order.
+ * it, hence {@code attempt - 1}; the rows come in no particular order, so it returns their claim order values
+ * as well, and the runtime sorts them ({@link #claimLeaseInOrder()}).
  *
  * <p>Times are text in {@link SqliteTime}'s layout, fixed-width UTC with milliseconds, so comparing them as
  * text orders them in time: every time this dialect binds is formatted so, whatever the column's Java type,
@@ -122,12 +123,18 @@ public final class SqliteDialect extends JooqQueueDialect {
                         .where(claimable(w, b))
                         .orderBy(claimOrder(b))
                         .limit(w.integer(Param.of(Param.Kind.LIMIT)))))
-                .returning(shape(b, shape, true)));
+                .returning(withClaimOrder(b, shape(b, shape, true))));
     }
 
     @Override
     public boolean claimLeaseStamps() {
         return true;
+    }
+
+    /** False: {@code UPDATE .. RETURNING} returns its rows in no particular order, and no subquery may read it. */
+    @Override
+    public boolean claimLeaseInOrder() {
+        return false;
     }
 
     /** None: one writer at a time, and a FIFO lease claim takes the head only while no lease holds it. */

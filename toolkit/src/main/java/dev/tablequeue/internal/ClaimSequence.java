@@ -102,7 +102,10 @@ public class ClaimSequence<R> {
                 && !binding.owns(Event.CLAIM) && statements.opening().equals(TransactionOpening.DEFAULT);
     }
 
-    /** Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open transaction. */
+    /**
+     * Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open
+     * transaction; returns the rows in claim order.
+     */
     public List<R> claim(Connection c, Instant now, Instant until, int limit) throws SQLException {
         Binds binds = new Binds().group(group).now(now).limit(limit).leaseUntil(until);
         if (statements.guard().isPresent()) {
@@ -117,6 +120,10 @@ public class ClaimSequence<R> {
         }
         if (binding.owns(Event.CLAIM)) {
             return ownClaim(c, until);
+        }
+        if (binding.form() == Form.LEASE && !binding.fifo() && !dialect.claimLeaseInOrder()) {
+            // the statement returns its rows in no particular order, with the values that order them
+            return Jdbc.query(c, statements.claim(), binds, dialect, rs -> ClaimOrder.readAll(rs, rows::read));
         }
         return Jdbc.query(c, statements.claim(), binds, dialect, rows::readAll);
     }

@@ -61,16 +61,21 @@ class PostgresDialectTextTest {
     }
 
     @Test
-    void the_lease_claim_is_one_statement_that_locks_stamps_and_returns_the_attempt_as_it_was() {
+    void the_lease_claim_is_one_statement_that_locks_stamps_and_returns_the_attempt_as_it_was_in_claim_order() {
         Statement claim = dialect.claimLease(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES);
         assertThat(claim.sql()).isEqualTo("with \"tq_claimed\"(\"tq_id\") as (select \"id\" from \"email_jobs\""
                 + " where (\"grp\" = ? and \"retry_after\" <= " + TS + " and \"processed_at\" is null"
                 + " and (\"locked_until\" is null or \"locked_until\" <= " + TS + "))"
                 + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
-                + " fetch next ? rows only for update skip locked)"
-                + " update \"email_jobs\" set \"locked_until\" = " + TS + ", \"attempt\" = (\"attempt\" + 1)"
+                + " fetch next ? rows only for update skip locked),"
+                + " \"tq_leased\" as (update \"email_jobs\" set \"locked_until\" = " + TS + ","
+                + " \"attempt\" = (\"attempt\" + 1)"
                 + " from \"tq_claimed\" where \"email_jobs\".\"id\" = \"tq_claimed\".\"tq_id\""
-                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\"");
+                + " returning \"id\", (\"attempt\" - 1) as \"attempt\", \"payload\", \"priority\" as \"tq_order_0\","
+                + " \"retry_after\" as \"tq_order_1\", \"id\" as \"tq_order_2\")"
+                + " select \"tq_leased\".\"id\", \"tq_leased\".\"attempt\", \"tq_leased\".\"payload\" from \"tq_leased\""
+                + " order by \"tq_leased\".\"tq_order_0\" asc, \"tq_leased\".\"tq_order_1\" asc,"
+                + " \"tq_leased\".\"tq_order_2\" asc");
         assertThat(claim.params()).extracting(Param::kind)
                 .containsExactly(Kind.GROUP, Kind.NOW, Kind.NOW, Kind.LIMIT, Kind.LEASE_UNTIL);
         assertThat(dialect.claimLeaseStamps()).isTrue();

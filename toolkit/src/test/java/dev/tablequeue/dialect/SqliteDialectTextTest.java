@@ -62,10 +62,13 @@ class SqliteDialectTextTest {
                 + " where (`grp` = ? and `retry_after` <= ? and `processed_at` is null"
                 + " and (`locked_until` is null or `locked_until` <= ?))"
                 + " order by `priority` asc, `retry_after` asc, `id` asc limit ?)"
-                + " returning `id`, (`attempt` - 1) as `attempt`, `payload`");
+                + " returning `id`, (`attempt` - 1) as `attempt`, `payload`,"
+                + " `priority` as `tq_order_0`, `retry_after` as `tq_order_1`, `id` as `tq_order_2`");
         assertThat(claim.params()).extracting(Param::kind)
                 .containsExactly(Kind.LEASE_UNTIL, Kind.GROUP, Kind.NOW, Kind.NOW, Kind.LIMIT);
         assertThat(dialect.claimLeaseStamps()).isTrue();
+        // RETURNING follows no order: the runtime sorts the rows by the claim order values returned with them
+        assertThat(dialect.claimLeaseInOrder()).isFalse();
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.tablequeue.SettlementException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.BrokerListener;
+import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
@@ -56,6 +58,68 @@ public abstract class SettlementContract extends BrokerFixture {
                 .hasMessageContaining("table \"" + t.getName() + "\"")
                 .cause().isInstanceOf(IllegalStateException.class)
                 .hasMessage("the acknowledgement of row " + id + " failed");
+    }
+
+    /**
+     * An acknowledgement the server refuses (a trigger raises an error: PostgreSQL's {@code RAISE EXCEPTION},
+     * MariaDB's and MySQL's {@code SIGNAL SQLSTATE '45000'}, SQLite's {@code RAISE(ABORT, ..)}) fails, named by a
+     * {@link SettlementException} that names its statement, while the connection it ran on stays sound: it is
+     * not taken for a lost connection, so it is neither written again nor reported as possibly written
+     * ({@code settlementUnknown}). MariaDB's driver raises a signal as a {@code SQLTransientConnectionException}.
+     */
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    public final void an_acknowledgement_a_trigger_refuses_fails_naming_its_statement_and_is_not_reported_unknown(
+            Form form) {
+        assumeTrue(forms().contains(form), "this database does not take the " + form + " form");
+        Jobs t = newTable();
+        db.execute(refusingAcknowledgements(t.getName()));
+        long id = insertJobs(t, 1).get(0);
+        Map<Object, Throwable> failed = new ConcurrentHashMap<>();
+        Map<Object, Throwable> unknown = new ConcurrentHashMap<>();
+        QueueBroker broker = broker(new BrokerListener() {
+            @Override
+            public void settlementFailed(Delivery delivery, Outcome outcome, Throwable failure) {
+                failed.putIfAbsent(delivery.id(), failure);
+            }
+
+            @Override
+            public void settlementUnknown(Delivery delivery, Outcome outcome, Throwable failure) {
+                unknown.putIfAbsent(delivery.id(), failure);
+            }
+        });
+        broker.subscribe(InboxQueue.of(binding(t, form), "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        broker.start();
+        await().atMost(PATIENCE).until(() -> !failed.isEmpty() || !unknown.isEmpty());
+        broker.close();
+        assertThat(unknown).as("settlements reported as possibly written").isEmpty();
+        assertThat(failed).containsOnlyKeys(id);
+        assertThat(failed.get(id)).isInstanceOf(SettlementException.class)
+                .hasMessageContaining("table \"" + t.getName() + "\"")
+                .hasMessageContaining("refuses acknowledgements")
+                .satisfies(e -> assertThat(((SettlementException) e).statement()).contains("ack"));
+        assertThat(count(t, "processed_at is not null")).isZero();
+    }
+
+    /** The DDL of a trigger that refuses every acknowledgement of a row of {@code table}: an update that sets processed_at. */
+    private String[] refusingAcknowledgements(String table) {
+        String refusal = "a trigger of the test refuses acknowledgements";
+        return switch (engine()) {
+            case POSTGRES -> new String[] {
+                "CREATE FUNCTION " + table + "_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '"
+                        + refusal + "'; END $$",
+                "CREATE TRIGGER " + table + "_refuse BEFORE UPDATE ON " + table + " FOR EACH ROW WHEN"
+                        + " (NEW.processed_at IS NOT NULL AND OLD.processed_at IS NULL) EXECUTE FUNCTION " + table
+                        + "_refuse()"};
+            case MARIADB, MYSQL -> new String[] {
+                "CREATE TRIGGER " + table + "_refuse BEFORE UPDATE ON " + table + " FOR EACH ROW BEGIN IF"
+                        + " NEW.processed_at IS NOT NULL AND OLD.processed_at IS NULL THEN SIGNAL SQLSTATE '45000' SET"
+                        + " MESSAGE_TEXT = '" + refusal + "'; END IF; END"};
+            case SQLITE -> new String[] {
+                "CREATE TRIGGER " + table + "_refuse BEFORE UPDATE ON " + table + " FOR EACH ROW WHEN"
+                        + " NEW.processed_at IS NOT NULL AND OLD.processed_at IS NULL BEGIN SELECT RAISE(ABORT, '"
+                        + refusal + "'); END"};
+        };
     }
 
     @ParameterizedTest
