@@ -7,7 +7,7 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.ServedQueue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,6 +49,7 @@ public final class Dashboard {
     private final String title;
     private final boolean actions;
     private final Guard guard;
+    private final Clock clock;
     private final Views views = new Views();
 
     /** A queue the page shows, at its place on the page. */
@@ -59,6 +60,7 @@ public final class Dashboard {
         this.broker = b.broker;
         this.title = b.title;
         this.actions = b.actions;
+        this.clock = b.clock;
         List<Entry> entries = new ArrayList<>();
         b.queues.forEach((q, dead) -> entries.add(new Entry(entries.size(), q, dead.orElse(null))));
         this.queues = List.copyOf(entries);
@@ -111,14 +113,14 @@ public final class Dashboard {
         boolean post = request.method().equalsIgnoreCase("POST");
         boolean get = request.method().equalsIgnoreCase("GET") || request.method().equalsIgnoreCase("HEAD");
         if (!path.equals("/") && !path.equals("/confirm") && !path.equals("/run")) {
-            return page(404, views.message("Not found", "This dashboard has no page " + path + ".", true));
+            return page(404, views.message(title, "Not found", "This dashboard has no page " + path + ".", true));
         }
         if (path.equals("/") && get) {
             return show(request);
         }
         if (path.equals("/") || !post) {
-            return page(405, views.message("Method not allowed", path + " takes " + (path.equals("/") ? "GET" : "POST")
-                    + " only.", true));
+            return page(405, views.message(title, "Method not allowed", path + " takes "
+                    + (path.equals("/") ? "GET" : "POST") + " only.", true));
         }
         Optional<Guard.Refusal> refused = guard.refuseRead(request);
         if (refused.isEmpty() && !actions) {
@@ -134,7 +136,7 @@ public final class Dashboard {
         try {
             action = Action.parse(request.form(), queues, broker);
         } catch (Action.Invalid e) {
-            return page(400, views.message("Refused", e.getMessage(), true));
+            return page(400, views.message(title, "Refused", e.getMessage(), true));
         }
         return path.equals("/confirm") ? confirm(action) : run(action, request);
     }
@@ -160,7 +162,7 @@ public final class Dashboard {
         model.put("actions", actions);
         model.put("csrf", actions ? guard.csrf() : "");
         model.put("withBroker", broker != null);
-        model.put("readAt", Views.time(Instant.now()));
+        model.put("readAt", Views.time(clock.instant()));
         model.put("queues", queues.stream().map(q -> Views.queue(admin, broker, q)).toList());
         return page(200, views.page(model));
     }
@@ -178,13 +180,14 @@ public final class Dashboard {
 
     private DashboardResponse run(Action action, DashboardRequest request) {
         if (!"yes".equals(request.form().get("confirmed"))) {
-            return page(400, views.message("Not confirmed", "An action runs from its confirmation page only.", true));
+            return page(400, views.message(title, "Not confirmed", "An action runs from its confirmation page only.",
+                    true));
         }
         try {
-            return page(200, views.message("Done", action.run(admin, broker), false));
+            return page(200, views.message(title, "Done", action.run(admin, broker), false));
         } catch (RuntimeException e) {
-            return page(500, views.message("The action failed", action.question() + " failed: " + e.getMessage(),
-                    true));
+            return page(500, views.message(title, "The action failed", action.question() + " It failed: "
+                    + e.getMessage(), true));
         }
     }
 
@@ -195,7 +198,8 @@ public final class Dashboard {
     }
 
     private DashboardResponse refusal(Guard.Refusal r) {
-        return page(r.status(), views.message(r.status() == 401 ? "Access token needed" : "Refused", r.why(), true));
+        String heading = r.status() == 401 ? "Access token needed" : "Refused";
+        return page(r.status(), views.message(title, heading, r.why(), true));
     }
 
     private static DashboardResponse page(int status, String html) {
@@ -226,6 +230,7 @@ public final class Dashboard {
         private String title = "tablequeue";
         private boolean actions;
         private String token;
+        private Clock clock = Clock.systemUTC();
 
         private Builder(QueueAdmin admin, QueueBroker broker) {
             this.admin = admin;
@@ -276,6 +281,12 @@ public final class Dashboard {
          */
         public Builder allowHost(String hostAndPort) {
             hosts.add(Objects.requireNonNull(hostAndPort, "hostAndPort"));
+            return this;
+        }
+
+        /** The clock the page's "read at" time comes from (default the system's UTC clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

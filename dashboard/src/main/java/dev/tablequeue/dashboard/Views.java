@@ -55,8 +55,8 @@ final class Views {
         return confirm.execute(model);
     }
 
-    String message(String title, String text, boolean refused) {
-        return message.execute(Map.of("title", title, "text", text, "refused", refused));
+    String message(String service, String title, String text, boolean refused) {
+        return message.execute(Map.of("service", service, "title", title, "text", text, "refused", refused));
     }
 
     /** What the page shows of {@code q}: its figures, chart, failing rows and dead letters, or why it cannot. */
