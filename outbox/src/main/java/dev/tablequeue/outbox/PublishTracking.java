@@ -25,7 +25,8 @@ import org.jooq.exception.DataAccessException;
  *       {@link AfterCommit} frame reports (jOOQ's transactions through {@link Outbox#transactionListener()},
  *       others through {@link Outbox#afterCommit()}); a rollback sends nothing. A connection in auto-commit
  *       has committed the record already, so its send follows at once. A transaction the outbox cannot see
- *       end is refused before anything is written.
+ *       end is refused before anything is written. The publish says the send follows the commit
+ *       ({@link OutgoingMessage#sendsAfterCommit()}, a result's {@code deferred()}).
  *   <li>A record that cannot be written fails the publish: nothing is sent.
  * </ul>
  *
@@ -58,6 +59,7 @@ final class PublishTracking implements PublishMiddleware {
                 throw notWritten(r, message, e);
             }
             message.header(Outbox.ID_HEADER, id.toString());
+            message.recorded(r.binding().tableName(), r.binding().id().getDataType().convert(id));
             next.send(message);
             return;
         }
@@ -81,9 +83,11 @@ final class PublishTracking implements PublishMiddleware {
             throw notWritten(r, message, e.getCause() instanceof SQLException s ? s : e);
         }
         message.header(Outbox.ID_HEADER, id.toString());
+        message.recorded(r.binding().tableName(), r.binding().id().getDataType().convert(id));
         if (frame == null) {
             next.send(message);
         } else {
+            message.sendsAfterCommit();
             frame.hold(() -> next.send(message));
         }
     }
