@@ -2,6 +2,7 @@ package dev.tablequeue.outbox;
 
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.transport.OutgoingMessage;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,6 +21,9 @@ public final class Envelope implements OutgoingMessage {
     private final DSLContext transaction;
     private final boolean confirming;
     private byte[] encoded;
+    private String recordTable;
+    private Object recordId;
+    private boolean afterCommit;
 
     /** A message of {@code name} carrying {@code payload} (bytes as they are, anything else through {@code codec}). */
     public Envelope(String name, Object payload, Map<String, String> headers, Codec codec, DSLContext transaction) {
@@ -81,5 +85,28 @@ public final class Envelope implements OutgoingMessage {
     @Override
     public boolean sendJoinsTransaction() {
         return false;
+    }
+
+    @Override
+    public void recorded(String table, Object id) {
+        this.recordTable = table;
+        this.recordId = id;
+    }
+
+    @Override
+    public void sendsAfterCommit() {
+        this.afterCommit = true;
+    }
+
+    /**
+     * What the publish of this message did, once the middlewares have run: the outbox's record where one was
+     * written (its id, and whether the send waits for the commit), else no row.
+     */
+    public PublishResult result() {
+        if (recordTable == null) {
+            return PublishResult.noRow();
+        }
+        return afterCommit ? PublishResult.insertedSentAfterCommit(recordTable, recordId)
+                : PublishResult.inserted(recordTable, recordId);
     }
 }

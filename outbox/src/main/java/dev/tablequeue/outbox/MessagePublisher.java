@@ -1,5 +1,6 @@
 package dev.tablequeue.outbox;
 
+import dev.tablequeue.broker.PublishResult;
 import java.util.Map;
 import org.jooq.DSLContext;
 
@@ -13,22 +14,25 @@ public interface MessagePublisher {
      * Publishes {@code payload} (bytes as they are, anything else through the transport's codec) under
      * {@code name} with {@code headers}, for the caller's transaction {@code ctx} (null: none). With a
      * transaction, the outbox writes its record in it and the send follows the commit.
+     *
+     * @return the outbox's record of a tracked name (its id, and {@link PublishResult#deferred()} where the
+     *     send waits for the commit); {@link PublishResult#noRow()} for a name the outbox does not track
      */
-    void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers);
+    PublishResult publish(DSLContext ctx, String name, Object payload, Map<String, String> headers);
 
-    /** Publishes {@code payload} under {@code name}. */
-    default void publish(String name, Object payload) {
-        publish(null, name, payload, Map.of());
+    /** Publishes {@code payload} under {@code name}; returns as {@link #publish(DSLContext, String, Object, Map)}. */
+    default PublishResult publish(String name, Object payload) {
+        return publish(null, name, payload, Map.of());
     }
 
     /** Publishes {@code payload} under {@code name} with {@code headers}. */
-    default void publish(String name, Object payload, Map<String, String> headers) {
-        publish(null, name, payload, headers);
+    default PublishResult publish(String name, Object payload, Map<String, String> headers) {
+        return publish(null, name, payload, headers);
     }
 
     /** Publishes {@code payload} under {@code name} for the caller's transaction {@code ctx}. */
-    default void publish(DSLContext ctx, String name, Object payload) {
-        publish(ctx, name, payload, Map.of());
+    default PublishResult publish(DSLContext ctx, String name, Object payload) {
+        return publish(ctx, name, payload, Map.of());
     }
 
     /** Sends bytes as they are, with their headers (a republished record): what a {@link Sender} does. */

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Without it, inside a transaction a {@link TransactionWatch} sees open on the outbox's data source (a
  *       {@code @Transactional} method), the record is written in that transaction and the send follows its
  *       commit, as with the caller's transaction.
+ *   <li>The publish says where the record went ({@link OutgoingMessage#recorded}) and whether the send follows
+ *       the commit ({@link OutgoingMessage#sendsAfterCommit()}, a result's {@code deferred()}).
  *   <li>A record that cannot be written fails the publish: nothing is sent.
  * </ul>
  *
@@ -90,6 +92,7 @@ final class PublishTracking implements PublishMiddleware {
                 throw notWritten(r, message, e);
             }
             message.header(Outbox.ID_HEADER, id.toString());
+            message.recorded(r.binding().tableName(), r.binding().id().getDataType().convert(id));
             sendAndConfirm(r, message, next, id, confirmed, null);
             return;
         }
@@ -126,9 +129,12 @@ final class PublishTracking implements PublishMiddleware {
             throw notWritten(r, message, e.getCause() instanceof SQLException s ? s : e);
         }
         message.header(Outbox.ID_HEADER, id.toString());
+        message.recorded(r.binding().tableName(), r.binding().id().getDataType().convert(id));
         if (frame != null) {
+            message.sendsAfterCommit();
             frame.hold(() -> sendAndConfirm(r, message, next, id, confirmed, null));
         } else if (watch[0] != null) {
+            message.sendsAfterCommit();
             watch[0].afterCommit(() -> sendAfterCommit(r, message, next, id, confirmed));
         } else {
             sendAndConfirm(r, message, next, id, confirmed, message.sendJoinsTransaction() ? tx : null);
@@ -150,6 +156,8 @@ final class PublishTracking implements PublishMiddleware {
                     throw notWritten(r, message, e);
                 }
                 message.header(Outbox.ID_HEADER, id.toString());
+                message.recorded(r.binding().tableName(), r.binding().id().getDataType().convert(id));
+                message.sendsAfterCommit();
                 watch.afterCommit(() -> sendAfterCommit(r, message, next, id, confirmed));
                 return true;
             }

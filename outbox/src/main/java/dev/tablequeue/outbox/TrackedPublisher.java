@@ -2,6 +2,7 @@ package dev.tablequeue.outbox;
 
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Codec;
+import dev.tablequeue.broker.PublishResult;
 import java.util.Map;
 import org.jooq.DSLContext;
 
@@ -23,17 +24,22 @@ public final class TrackedPublisher {
     }
 
     /** Publishes {@code payload} under {@code name}: the record commits on its own, then the send runs. */
-    public void publish(String name, Object payload) {
-        publish(null, name, payload, Map.of());
+    public PublishResult publish(String name, Object payload) {
+        return publish(null, name, payload, Map.of());
     }
 
     /** Publishes {@code payload} under {@code name} for the caller's transaction: the send follows its commit. */
-    public void publish(DSLContext ctx, String name, Object payload) {
-        publish(ctx, name, payload, Map.of());
+    public PublishResult publish(DSLContext ctx, String name, Object payload) {
+        return publish(ctx, name, payload, Map.of());
     }
 
-    /** Publishes with {@code headers}, for the caller's transaction {@code ctx} (or none: null). */
-    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    /**
+     * Publishes with {@code headers}, for the caller's transaction {@code ctx} (or none: null).
+     *
+     * @return the record written (its id; {@link PublishResult#deferred()} where the send waits for the
+     *     commit), or {@link PublishResult#noRow()} for a name the outbox does not track
+     */
+    public PublishResult publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         Envelope message = new Envelope(name, payload, headers, codec, ctx);
         try {
             outbox.publishMiddleware().publish(message, m -> sender.send(m.name(), m.payload(), m.headers()));
@@ -42,5 +48,6 @@ public final class TrackedPublisher {
         } catch (Exception e) {
             throw new TableQueueException("publish of " + name + " failed: " + e.getMessage(), e);
         }
+        return message.result();
     }
 }

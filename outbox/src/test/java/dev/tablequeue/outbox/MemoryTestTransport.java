@@ -1,6 +1,7 @@
 package dev.tablequeue.outbox;
 
 import dev.tablequeue.broker.Handler;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.outbox.memory.MemoryBroker;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.util.List;
@@ -39,8 +40,8 @@ final class MemoryTestTransport implements TestTransport {
     public void start() {}
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload) {
-        broker.publish(ctx, name, payload);
+    public PublishResult publish(DSLContext ctx, String name, Object payload) {
+        return broker.publish(ctx, name, payload);
     }
 
     @Override

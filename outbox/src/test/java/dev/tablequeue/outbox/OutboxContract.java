@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.PublishResult;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -94,6 +95,60 @@ public abstract class OutboxContract extends OutboxFixture {
         await().atMost(PATIENCE).until(() -> unprocessed(t) == 0);
         // a send that leaves the database waits for the commit; one into a queue table joins the transaction
         assertThat(sentBeforeCommit).containsExactly(transportKind() == TableTestTransport.KIND ? 1 : 0);
+    }
+
+    @Test
+    public final void a_publish_reports_the_row_it_wrote_and_whether_its_send_follows_the_commit() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        List<Received> received = ordersInto(transport);
+        boolean intoTable = transportKind() == TableTestTransport.KIND;
+
+        PublishResult alone = transport.publish(null, "orders", new Order(1));
+        PublishResult[] inTransaction = new PublishResult[1];
+        boolean[] sentBeforeCommit = new boolean[1];
+        dsl(outbox).transaction(cfg -> {
+            inTransaction[0] = transport.publish(DSL.using(cfg), "orders", new Order(2));
+            sentBeforeCommit[0] = faults.sent.size() == 2;
+        });
+        await().atMost(PATIENCE).until(() -> received.size() == 2);
+
+        assertThat(alone.inserted()).isTrue();
+        assertThat(alone.deferred()).isFalse();
+        assertThat(inTransaction[0].inserted()).isTrue();
+        // a send that leaves the database waits for the commit, and says so; one into a queue table joins it
+        assertThat(inTransaction[0].deferred()).isEqualTo(!intoTable).isEqualTo(!sentBeforeCommit[0]);
+        if (intoTable) {
+            // the row reported is the queue table's: the record's id travels in its header
+            assertThat(alone.table()).isEqualTo(transport.handle());
+            assertThat(List.of(alone.id(), inTransaction[0].id())).containsExactlyElementsOf(dsl()
+                    .select(DSL.field(DSL.name("id"), Long.class)).from(DSL.table(DSL.name(transport.handle())))
+                    .orderBy(DSL.field(DSL.name("id"))).fetch().getValues(0, Long.class));
+        } else {
+            assertThat(alone.table()).isEqualTo(t.getName());
+            assertThat(List.of(alone.id(), inTransaction[0].id())).containsExactlyElementsOf(ids(t));
+            assertThat(received).extracting(r -> r.headers().get(Outbox.ID_HEADER))
+                    .containsExactly(alone.id().toString(), inTransaction[0].id().toString());
+        }
+    }
+
+    @Test
+    public final void a_publish_of_a_name_the_outbox_does_not_track_reports_no_record() {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        TestTransport transport = transport(outbox);
+        List<Received> received = new CopyOnWriteArrayList<>();
+        transport.subscribe("invoices", Order.class, 1, into(received));
+        transport.start();
+
+        PublishResult result = transport.publish(null, "invoices", new Order(3));
+
+        await().atMost(PATIENCE).until(() -> received.size() == 1);
+        assertThat(records(t)).isZero();
+        // into a queue table the publish still writes a row of its own; elsewhere it writes none
+        assertThat(result.inserted()).isEqualTo(transportKind() == TableTestTransport.KIND);
+        assertThat(result.deferred()).isFalse();
     }
 
     @Test

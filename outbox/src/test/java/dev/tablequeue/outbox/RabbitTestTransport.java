@@ -3,6 +3,7 @@ package dev.tablequeue.outbox;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.tablequeue.broker.Handler;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.outbox.rabbitmq.RabbitTransport;
 import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.transport.PublishMiddleware;
@@ -127,8 +128,8 @@ final class RabbitTestTransport implements TestTransport {
     public void start() {}
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload) {
-        rabbit.publish(ctx, name, payload);
+    public PublishResult publish(DSLContext ctx, String name, Object payload) {
+        return rabbit.publish(ctx, name, payload);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.time.Duration;
@@ -57,12 +58,11 @@ final class TableTestTransport implements TestTransport {
     }
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload) {
+    public PublishResult publish(DSLContext ctx, String name, Object payload) {
         if (ctx == null) {
-            broker.publisher().publish(Message.of(name, payload));
-        } else {
-            broker.publisher().publish(ctx, Message.of(name, payload));
+            return broker.publisher().publish(Message.of(name, payload));
         }
+        return broker.publisher().publish(ctx, Message.of(name, payload));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tablequeue.outbox;
 
 import dev.tablequeue.broker.Handler;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.util.List;
 import javax.sql.DataSource;
@@ -27,8 +28,11 @@ public interface TestTransport extends AutoCloseable {
 
     void start();
 
-    /** Publishes {@code payload} under {@code name}, with the caller's transaction {@code ctx} or none (null). */
-    void publish(DSLContext ctx, String name, Object payload);
+    /**
+     * Publishes {@code payload} under {@code name}, with the caller's transaction {@code ctx} or none (null), and
+     * returns what the publish reports.
+     */
+    PublishResult publish(DSLContext ctx, String name, Object payload);
 
     /** What a second process needs to publish onto the same transport: the inbox table, the exchange. */
     String handle();

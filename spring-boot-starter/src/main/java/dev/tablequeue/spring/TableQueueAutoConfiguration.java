@@ -5,6 +5,7 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.micrometer.TableQueueMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import javax.sql.DataSource;
+import org.jooq.DSLContext;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -49,12 +50,15 @@ public class TableQueueAutoConfiguration {
 
     /**
      * The broker, built (its dialect detected on a connection of {@code dataSource}) and not started: the
-     * lifecycle subscribes the handlers and starts it with the context.
+     * lifecycle subscribes the handlers and starts it with the context. Where the application has one jOOQ
+     * {@link DSLContext} (Boot's jOOQ auto-configuration), the broker renders table names through its settings,
+     * so the render mapping the application's own queries use serves the bindings too.
      */
     @Bean
     @ConditionalOnMissingBean
     public QueueBroker tableQueueBroker(DataSource dataSource, TableQueueProperties properties,
-            ObjectProvider<BrokerListener> listeners, ObjectProvider<QueueBrokerCustomizer> customizers) {
+            ObjectProvider<BrokerListener> listeners, ObjectProvider<QueueBrokerCustomizer> customizers,
+            ObjectProvider<DSLContext> jooq) {
         QueueBroker.Builder builder = QueueBroker.builder(dataSource)
                 .pollInterval(properties.getPollInterval())
                 .lease(properties.getLease())
@@ -68,6 +72,7 @@ public class TableQueueAutoConfiguration {
         if (properties.getPoolSize() != null) {
             builder.poolSize(properties.getPoolSize());
         }
+        jooq.ifUnique(dsl -> builder.settings(dsl.settings()));
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
     }

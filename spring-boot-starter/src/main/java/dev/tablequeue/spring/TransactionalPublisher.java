@@ -2,12 +2,13 @@ package dev.tablequeue.spring;
 
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.Message;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.Publisher;
 import dev.tablequeue.broker.QueueBroker;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -40,24 +41,31 @@ public final class TransactionalPublisher {
         this.dialect = broker.dialect().sqlDialect();
     }
 
-    /** Publishes {@code payload} under {@code name}, into the table a route of the broker leads the name to. */
-    public void publish(String name, Object payload) {
-        publish(Message.of(name, payload));
+    /**
+     * Publishes {@code payload} under {@code name}, into the table a route of the broker leads the name to.
+     *
+     * @return the row's id and table; inside a transaction, the row is visible to others once it commits
+     */
+    public PublishResult publish(String name, Object payload) {
+        return publish(Message.of(name, payload));
     }
 
-    /** Publishes {@code message} into the table a route of the broker leads its name to. */
-    public void publish(Message message) {
-        onTransactionConnection(ctx -> publisher.publish(ctx, message));
+    /** Publishes {@code message} into the table a route of the broker leads its name to; returns its row's id. */
+    public PublishResult publish(Message message) {
+        return onTransactionConnection(ctx -> publisher.publish(ctx, message));
     }
 
-    /** Publishes {@code message} into {@code binding}'s table. */
-    public void publish(RoleBinding<?> binding, Message message) {
-        onTransactionConnection(ctx -> publisher.publish(ctx, binding, message));
+    /** Publishes {@code message} into {@code binding}'s table; returns its row's id. */
+    public PublishResult publish(RoleBinding<?> binding, Message message) {
+        return onTransactionConnection(ctx -> publisher.publish(ctx, binding, message));
     }
 
-    /** Publishes {@code messages} into {@code binding}'s table, the insert sent once as a JDBC batch. */
-    public void publishAll(RoleBinding<?> binding, List<Message> messages) {
-        onTransactionConnection(ctx -> publisher.publishAll(ctx, binding, messages));
+    /**
+     * Publishes {@code messages} into {@code binding}'s table, the insert sent once as a JDBC batch; returns
+     * one result per message, in order.
+     */
+    public List<PublishResult> publishAll(RoleBinding<?> binding, List<Message> messages) {
+        return onTransactionConnection(ctx -> publisher.publishAll(ctx, binding, messages));
     }
 
     /** The broker's own publisher, whose publishes without a {@code DSLContext} commit on their own. */
@@ -69,10 +77,10 @@ public final class TransactionalPublisher {
      * Runs {@code publish} on the connection of the thread's Spring transaction (the one
      * {@link DataSourceUtils} finds bound to the data source), or on a new one where none is open.
      */
-    private void onTransactionConnection(Consumer<DSLContext> publish) {
+    private <T> T onTransactionConnection(Function<DSLContext, T> publish) {
         Connection c = DataSourceUtils.getConnection(dataSource);
         try {
-            publish.accept(DSL.using(c, dialect));
+            return publish.apply(DSL.using(c, dialect));
         } finally {
             DataSourceUtils.releaseConnection(c, dataSource);
         }

@@ -4,6 +4,7 @@ import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.QueueStats;
@@ -23,7 +24,9 @@ import org.opentest4j.AssertionFailedError;
  * QueueWatch watch = new QueueWatch();
  * QueueBroker broker = QueueBroker.builder(db.dataSource()).listener(watch).build();
  * ...
- * watch.awaitSettled(id, Duration.ofSeconds(10));          // the row's first outcome was written
+ * PublishResult published = broker.publisher().publish(SEND_EMAIL, Message.of("welcome", email));
+ * watch.awaitAcknowledged(published, Duration.ofSeconds(10)); // that row was acknowledged
+ * watch.awaitSettled(id, Duration.ofSeconds(10));          // row id's first outcome was written
  * watch.awaitIdle(broker, queue, Duration.ofSeconds(10));  // nothing due in the queue, nothing in work
  * }</pre>
  */
@@ -123,27 +126,63 @@ public final class QueueWatch implements BrokerListener {
 
     /** Waits for row {@code id}'s first outcome to be written, and returns it. */
     public Settled awaitSettled(Object id, Duration timeout) {
-        return awaitSettled(id, o -> true, "an outcome", timeout);
+        return awaitSettled(null, id, o -> true, "an outcome", timeout);
     }
 
     /** Waits for row {@code id} to be acknowledged ({@link Outcome#ack()}), and returns that settlement. */
     public Settled awaitAcknowledged(Object id, Duration timeout) {
-        return awaitSettled(id, o -> o instanceof Outcome.Ack, "an acknowledgement", timeout);
+        return awaitSettled(null, id, o -> o instanceof Outcome.Ack, "an acknowledgement", timeout);
     }
 
-    private Settled awaitSettled(Object id, Predicate<Outcome> which, String what, Duration timeout) {
+    /**
+     * Waits for the first outcome of the row a publish wrote (its id, in its table), and returns it.
+     *
+     * <pre>{@code
+     * PublishResult published = broker.publisher().publish(binding, Message.of("welcome", email));
+     * watch.awaitSettled(published, Duration.ofSeconds(10));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException where the publish wrote no row, or its id is unknown (an own insert)
+     */
+    public Settled awaitSettled(PublishResult published, Duration timeout) {
+        return awaitSettled(published.table(), rowId(published), o -> true, "an outcome", timeout);
+    }
+
+    /**
+     * Waits for the row a publish wrote (its id, in its table) to be acknowledged, and returns that settlement.
+     *
+     * @throws IllegalArgumentException where the publish wrote no row, or its id is unknown (an own insert)
+     */
+    public Settled awaitAcknowledged(PublishResult published, Duration timeout) {
+        return awaitSettled(published.table(), rowId(published), o -> o instanceof Outcome.Ack,
+                "an acknowledgement", timeout);
+    }
+
+    private static Object rowId(PublishResult published) {
+        if (!published.inserted() || published.id() == null) {
+            throw new IllegalArgumentException("the publish (" + published + ") reports no row id to wait for: "
+                    + (published.inserted() ? "the service's own insert wrote the row; give its id in the"
+                    + " message's values, or wait by the id" : "it wrote no row"));
+        }
+        return published.id();
+    }
+
+    /** Waits for an outcome {@code which} of row {@code id} of {@code table} (null: of any table). */
+    private Settled awaitSettled(String table, Object id, Predicate<Outcome> which, String what, Duration timeout) {
+        Predicate<Settled> ofRow = s -> s.isOf(id) && (table == null || table.equals(s.table()));
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (monitor) {
             while (true) {
-                Optional<Settled> found = settled.stream().filter(s -> s.isOf(id) && which.test(s.outcome()))
+                Optional<Settled> found = settled.stream().filter(s -> ofRow.test(s) && which.test(s.outcome()))
                         .findFirst();
                 if (found.isPresent()) {
                     return found.get();
                 }
                 if (!waitUntil(deadline)) {
-                    List<Settled> ofRow = settled.stream().filter(s -> s.isOf(id)).toList();
-                    throw new AssertionFailedError("row " + id + " did not get " + what + " within " + timeout
-                            + "; its outcomes so far: " + ofRow + (problems.isEmpty() ? "" : "; problems: " + problems));
+                    List<Settled> outcomes = settled.stream().filter(ofRow).toList();
+                    throw new AssertionFailedError("row " + id + (table == null ? "" : " of \"" + table + "\"")
+                            + " did not get " + what + " within " + timeout
+                            + "; its outcomes so far: " + outcomes + (problems.isEmpty() ? "" : "; problems: " + problems));
                 }
             }
         }

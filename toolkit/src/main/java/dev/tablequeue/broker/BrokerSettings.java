@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.jooq.conf.Settings;
 
 /** What a {@link QueueBroker.Builder} has been told so far, with each setting's default. */
 abstract class BrokerSettings {
@@ -39,6 +40,7 @@ abstract class BrokerSettings {
     final List<HandlerMiddleware> handlerMiddlewares = new ArrayList<>();
     AfterCommit afterCommit = AfterCommit.NONE;
     HandlerScope handlerScope;
+    Settings jooqSettings;
 
     BrokerSettings(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -90,6 +92,19 @@ abstract class BrokerSettings {
     }
 
     /**
+     * The jOOQ settings of the service, which the broker renders the names of its bindings' tables through:
+     * their render mapping and whether they render schemas. Classes jOOQ generated on PostgreSQL name their
+     * schema ({@code public.order_jobs}); on MariaDB or MySQL, where {@code public} is no database, give the
+     * settings that map it, {@code new Settings().withRenderSchema(false)} (the connection's database) or a
+     * {@code RenderMapping} from {@code public} to the database's name. SQLite never renders a schema and needs
+     * none. {@code delivery.db()} and {@code delivery.tx()} carry these settings too.
+     */
+    public QueueBroker.Builder settings(Settings settings) {
+        this.jooqSettings = Objects.requireNonNull(settings, "settings");
+        return self();
+    }
+
+    /**
      * How long a claim waits, while some of its subscription's rows are still in work, for more workers to
      * free, so that one claim takes rows for all of them (default 1 ms; {@link Duration#ZERO} claims for each
      * free worker at once). Fewer, larger claims cost fewer statements and, in the row lock form, fewer
@@ -127,16 +142,21 @@ abstract class BrokerSettings {
         }
     }
 
-    /** The dialect given, or the one {@link QueueDialects#detect} finds for the database. */
+    /**
+     * The dialect given, or the one {@link QueueDialects#detect} finds for the database; rendering names through
+     * the service's {@link #settings(Settings) settings} where given.
+     */
     QueueDialect dialect() {
-        if (dialect != null) {
-            return dialect;
+        QueueDialect chosen = dialect;
+        if (chosen == null) {
+            try (Connection c = dataSource.getConnection()) {
+                chosen = QueueDialects.detect(c);
+            } catch (SQLException e) {
+                throw new TableQueueException("cannot reach the database to detect its dialect: " + e.getMessage(),
+                        e);
+            }
         }
-        try (Connection c = dataSource.getConnection()) {
-            return QueueDialects.detect(c);
-        } catch (SQLException e) {
-            throw new TableQueueException("cannot reach the database to detect its dialect: " + e.getMessage(), e);
-        }
+        return jooqSettings == null ? chosen : chosen.rendering(jooqSettings);
     }
 
     /** The pool's size: declared, or read from the data source. */

@@ -1,27 +1,23 @@
 package dev.tablequeue.broker;
 
-import dev.tablequeue.HeaderException;
 import dev.tablequeue.NoRouteException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.internal.Binds;
-import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
 import dev.tablequeue.internal.Jdbc;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,32 +32,44 @@ public final class Publisher {
 
     private final QueueBroker broker;
     private final Map<String, QueueBroker.Route> routes;
+    private final MessageRows rows;
 
     Publisher(QueueBroker broker, Map<String, QueueBroker.Route> routes) {
         this.broker = broker;
         this.routes = routes;
+        this.rows = new MessageRows(broker.codec);
     }
 
-    /** Publishes {@code payload} under {@code name}, into the table a route leads the name to. */
-    public void publish(String name, Object payload) {
-        publish(Message.of(name, payload));
+    /**
+     * Publishes {@code payload} under {@code name}, into the table a route leads the name to.
+     *
+     * @return the row's id and table
+     */
+    public PublishResult publish(String name, Object payload) {
+        return publish(Message.of(name, payload));
     }
 
-    /** Publishes {@code message} into the table a route leads its name to. */
-    public void publish(Message message) {
-        through(null, message, () -> publishUntracked(message));
+    /**
+     * Publishes {@code message} into the table a route leads its name to.
+     *
+     * @return the row's id and table
+     */
+    public PublishResult publish(Message message) {
+        return through(null, message, () -> publishUntracked(message));
     }
 
-    private void publishUntracked(Message message) {
+    private PublishResult publishUntracked(Message message) {
         QueueBroker.Route route = route(message.name());
         broker.requireOpen("publish " + message.name());
+        PublishResult result;
         try (Connection c = broker.dataSource.getConnection()) {
-            write(c, route, message);
+            result = write(c, route, message, null);
         } catch (SQLException e) {
             throw new TableQueueException("publish of " + message.name() + " into \"" + route.binding().tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
         broker.wakeups.wake(route.binding(), group(route.binding(), message));
+        return result;
     }
 
     /**
@@ -69,33 +77,43 @@ public final class Publisher {
      * Its subscriptions wake when the row is visible: at once where the connection commits each statement,
      * else at the commit of a jOOQ transaction configured with {@link CommitWakeups}, else at growing
      * intervals until it is found.
+     *
+     * @return the row's id and table; the row is visible to others once the caller's transaction commits
      */
-    public void publish(DSLContext ctx, Message message) {
-        publishIn(ctx, route(message.name()), message);
+    public PublishResult publish(DSLContext ctx, Message message) {
+        return publishIn(ctx, route(message.name()), message);
     }
 
-    /** Publishes {@code message} into {@code binding}'s table, on a connection of its own. */
-    public void publish(RoleBinding<?> binding, Message message) {
-        through(null, message, () -> publishUntracked(binding, message));
+    /**
+     * Publishes {@code message} into {@code binding}'s table, on a connection of its own.
+     *
+     * @return the row's id and table
+     */
+    public PublishResult publish(RoleBinding<?> binding, Message message) {
+        return through(null, message, () -> publishUntracked(binding, message));
     }
 
-    private void publishUntracked(RoleBinding<?> binding, Message message) {
+    private PublishResult publishUntracked(RoleBinding<?> binding, Message message) {
         broker.requireOpen("publish " + message.name());
+        PublishResult result;
         try (Connection c = broker.dataSource.getConnection()) {
-            write(c, new QueueBroker.Route(binding, null), message);
+            result = write(c, new QueueBroker.Route(binding, null), message, null);
         } catch (SQLException e) {
             throw new TableQueueException("publish of " + message.name() + " into \"" + binding.tableName()
                     + "\" failed: " + e.getMessage(), e);
         }
         broker.wakeups.wake(binding, group(binding, message));
+        return result;
     }
 
     /**
      * Publishes {@code message} into {@code binding}'s table inside the caller's transaction; its
      * subscriptions wake as {@link #publish(DSLContext, Message)} says.
+     *
+     * @return the row's id and table; the row is visible to others once the caller's transaction commits
      */
-    public void publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
-        publishIn(ctx, new QueueBroker.Route(binding, null), message);
+    public PublishResult publish(DSLContext ctx, RoleBinding<?> binding, Message message) {
+        return publishIn(ctx, new QueueBroker.Route(binding, null), message);
     }
 
     /**
@@ -103,42 +121,49 @@ public final class Publisher {
      * transaction. Where the binding's insert writes the row, a middleware may ask for a row written first in
      * the same statement ({@link TableOutgoing#writeFirst}).
      */
-    private void publishIn(DSLContext ctx, QueueBroker.Route route, Message message) {
+    private PublishResult publishIn(DSLContext ctx, QueueBroker.Route route, Message message) {
         if (!broker.middlewares.publishes()) {
-            publishUntracked(ctx, route, message, null);
-            return;
+            return publishUntracked(ctx, route, message, null);
         }
         TableOutgoing out = new TableOutgoing(message, ctx, broker.codec, route.insert() == null ? broker.inserts
                 : null, route.binding());
-        through(out, () -> publishUntracked(ctx, route, message, out));
+        return through(out, () -> publishUntracked(ctx, route, message, out));
     }
 
-    private void publishUntracked(DSLContext ctx, QueueBroker.Route route, Message message, TableOutgoing out) {
+    private PublishResult publishUntracked(DSLContext ctx, QueueBroker.Route route, Message message,
+            TableOutgoing out) {
         broker.requireOpen("publish " + message.name());
+        PublishResult[] result = new PublishResult[1];
         boolean committed = ctx.connectionResult(c -> {
-            write(c, route, message, out);
+            result[0] = write(c, route, message, out);
             return c.getAutoCommit();
         });
         wakeWhenVisible(committed, route.binding(), Collections.singleton(group(route.binding(), message)));
+        return result[0];
     }
 
     /**
      * Publishes {@code messages} into {@code binding}'s table together, on a connection of its own: the
      * insert is sent once as a JDBC batch and the rows commit together, or (a failure) none of them does.
+     *
+     * @return one result per message, in the order given: each row's id and table ({@link PublishResult#noRow()}
+     *     for a message a publish middleware did not pass on)
      */
-    public void publishAll(RoleBinding<?> binding, List<Message> messages) {
-        publishAllUntracked(binding, throughEach(null, messages));
+    public List<PublishResult> publishAll(RoleBinding<?> binding, List<Message> messages) {
+        List<Message> passed = throughEach(null, messages);
+        return resultsOf(messages, passed, publishAllUntracked(binding, passed));
     }
 
-    private void publishAllUntracked(RoleBinding<?> binding, List<Message> messages) {
+    private List<PublishResult> publishAllUntracked(RoleBinding<?> binding, List<Message> messages) {
         if (messages.isEmpty()) {
-            return;
+            return List.of();
         }
         broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
+        List<PublishResult> results;
         try (Connection c = broker.dataSource.getConnection()) {
             Transactions.begin(c, TransactionOpening.DEFAULT);
             try {
-                writeAll(c, binding, messages);
+                results = writeAll(c, binding, messages);
                 Transactions.commit(c, TransactionOpening.DEFAULT);
             } catch (SQLException | RuntimeException e) {
                 Transactions.rollbackQuietly(c, TransactionOpening.DEFAULT);
@@ -149,27 +174,54 @@ public final class Publisher {
                     + binding.tableName() + "\" failed, and none was written: " + e.getMessage(), e);
         }
         wakeAll(binding, messages);
+        return results;
     }
 
     /**
      * Publishes {@code messages} into {@code binding}'s table inside the caller's transaction, the insert sent
      * once as a JDBC batch: they commit (or roll back) with the caller's work. Their subscriptions wake as
      * {@link #publish(DSLContext, Message)} says.
+     *
+     * @return one result per message, in the order given, as {@link #publishAll(RoleBinding, List)} returns
      */
-    public void publishAll(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
-        publishAllUntracked(ctx, binding, throughEach(ctx, messages));
+    public List<PublishResult> publishAll(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
+        List<Message> passed = throughEach(ctx, messages);
+        return resultsOf(messages, passed, publishAllUntracked(ctx, binding, passed));
     }
 
-    private void publishAllUntracked(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
+    private List<PublishResult> publishAllUntracked(DSLContext ctx, RoleBinding<?> binding, List<Message> messages) {
         if (messages.isEmpty()) {
-            return;
+            return List.of();
         }
         broker.requireOpen("publish " + messages.size() + " message(s) into \"" + binding.tableName() + "\"");
+        List<List<PublishResult>> results = new ArrayList<>(1);
         boolean committed = ctx.connectionResult(c -> {
-            writeAll(c, binding, messages);
+            results.add(writeAll(c, binding, messages));
             return c.getAutoCommit();
         });
         wakeWhenVisible(committed, binding, groups(binding, messages));
+        return results.get(0);
+    }
+
+    /**
+     * The result of each of {@code messages}: that of its row where the middlewares passed it on (the
+     * {@code written} results are those of {@code passed}, in order), {@link PublishResult#noRow()} where not.
+     */
+    private static List<PublishResult> resultsOf(List<Message> messages, List<Message> passed,
+            List<PublishResult> written) {
+        if (passed == messages) {
+            return written;
+        }
+        List<PublishResult> results = new ArrayList<>(messages.size());
+        int next = 0;
+        for (Message message : messages) {
+            if (next < passed.size() && passed.get(next) == message) {
+                results.add(written.get(next++));
+            } else {
+                results.add(PublishResult.noRow());
+            }
+        }
+        return results;
     }
 
     /**
@@ -191,23 +243,25 @@ public final class Publisher {
      * Runs {@code send} as the end of the broker's publish middlewares, or at once where there are none. A
      * middleware's checked exception reaches the caller as a {@link TableQueueException}.
      */
-    private void through(DSLContext ctx, Message message, Runnable send) {
+    private PublishResult through(DSLContext ctx, Message message, Supplier<PublishResult> send) {
         if (!broker.middlewares.publishes()) {
-            send.run();
-            return;
+            return send.get();
         }
-        through(new TableOutgoing(message, ctx, broker.codec), send);
+        return through(new TableOutgoing(message, ctx, broker.codec), send);
     }
 
-    private void through(TableOutgoing message, Runnable send) {
+    /** The result of the send, or {@link PublishResult#noRow()} where the middlewares did not pass it on. */
+    private PublishResult through(TableOutgoing message, Supplier<PublishResult> send) {
+        PublishResult[] result = new PublishResult[1];
         try {
-            broker.middlewares.publish(message, m -> send.run());
+            broker.middlewares.publish(message, m -> result[0] = send.get());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new TableQueueException("publish of " + message.name() + " failed in a publish middleware: "
                     + e.getMessage(), e);
         }
+        return result[0] != null ? result[0] : PublishResult.noRow();
     }
 
     /** The messages of a batch that the middlewares passed on to the send, each through the chain on its own. */
@@ -217,24 +271,35 @@ public final class Publisher {
         }
         List<Message> passed = new ArrayList<>(messages.size());
         for (Message message : messages) {
-            through(ctx, message, () -> passed.add(message));
+            through(ctx, message, () -> {
+                passed.add(message);
+                return PublishResult.noRow();
+            });
         }
         return passed;
     }
 
-    /** Writes every message with the binding's insert (one JDBC batch) and one notification per group. */
-    private void writeAll(Connection c, RoleBinding<?> binding, List<Message> messages) throws SQLException {
-        Statement insert = broker.insert(binding);
-        List<Binds> rows = new ArrayList<>(messages.size());
+    /**
+     * Writes every message with the binding's insert (one JDBC batch) and one notification per group, and
+     * returns each row's result in order.
+     */
+    private List<PublishResult> writeAll(Connection c, RoleBinding<?> binding, List<Message> messages)
+            throws SQLException {
+        List<List<Object>> values = new ArrayList<>(messages.size());
         for (Message message : messages) {
-            rows.add(new Binds().values(values(binding, message)));
+            values.add(rows.values(binding, message));
         }
-        Jdbc.updateEach(c, insert, rows, broker.dialect);
+        List<Object> ids = broker.inserts.write(c, binding, values);
         if (broker.listenNotify) {
             for (String group : groups(binding, messages)) {
                 notify(c, binding, group);
             }
         }
+        List<PublishResult> results = new ArrayList<>(ids.size());
+        for (Object id : ids) {
+            results.add(PublishResult.inserted(binding.tableName(), id));
+        }
+        return results;
     }
 
     private void wakeAll(RoleBinding<?> binding, List<Message> messages) {
@@ -280,32 +345,35 @@ public final class Publisher {
         return binding.has(Role.GROUP) ? message.name() : null;
     }
 
-    private void write(Connection c, QueueBroker.Route route, Message message) throws SQLException {
-        write(c, route, message, null);
-    }
-
-    /** Writes {@code message}'s row, and the leading row a middleware asked {@code out} for (null: none). */
-    private void write(Connection c, QueueBroker.Route route, Message message, TableOutgoing out)
+    /**
+     * Writes {@code message}'s row, and the leading row a middleware asked {@code out} for (null: none), and
+     * returns the row's result: its id where the message gave it or the database returned it.
+     */
+    private PublishResult write(Connection c, QueueBroker.Route route, Message message, TableOutgoing out)
             throws SQLException {
         RoleBinding<?> binding = route.binding();
+        Object id;
         if (out != null && out.leads()) {
-            out.writeWithLeading(c, values(binding, message), broker.dialect);
+            Object returned = out.writeWithLeading(c, rows.values(binding, message), broker.dialect);
+            Object given = MessageRows.givenId(binding, message);
+            id = given != null ? given : returned == null ? null : binding.id().getDataType().convert(returned);
         } else if (route.insert() != null) {
             try {
-                route.insert().insert(DSL.using(c, broker.dialect.sqlDialect()), message, encode(message));
+                route.insert().insert(DSL.using(c, broker.dialect.sqlDialect()), message, rows.encode(message));
             } catch (SQLException | RuntimeException e) {
                 throw e;
             } catch (Exception e) {
                 throw new TableQueueException("the own insert of " + message.name() + " into \""
                         + binding.tableName() + "\" failed: " + e.getMessage(), e);
             }
+            id = MessageRows.givenId(binding, message);
         } else {
-            Statement insert = broker.insert(binding);
-            Jdbc.update(c, insert, new Binds().values(values(binding, message)), broker.dialect);
+            id = broker.inserts.write(c, binding, List.of(rows.values(binding, message))).get(0);
         }
         if (broker.listenNotify) {
             notify(c, binding, group(binding, message));
         }
+        return PublishResult.inserted(binding.tableName(), id);
     }
 
     /** Notifies the listeners of {@code binding}'s table (PostgreSQL); a failure leaves the row to the poll. */
@@ -318,71 +386,5 @@ public final class Publisher {
                         binding.tableName(), e.toString());
             }
         });
-    }
-
-    /** The values of the binding's insert columns for {@code message}, in order. */
-    private List<Object> values(RoleBinding<?> binding, Message message) {
-        Map<String, String> headers = message.headers();
-        Set<String> headerFields = new HashSet<>();
-        binding.headerFields().forEach(f -> headerFields.add(f.getName()));
-        if (!binding.has(Role.HEADERS)) {
-            for (String header : headers.keySet()) {
-                if (!headerFields.contains(header) && !message.values().containsKey(header)) {
-                    throw new HeaderException("table \"" + binding.tableName() + "\" keeps no header \"" + header
-                            + "\" (it keeps " + (headerFields.isEmpty() ? "no headers" : headerFields)
-                            + "): the publish of " + message.name() + " would lose it");
-                }
-            }
-        }
-        Set<String> written = new HashSet<>();
-        binding.insertColumns().forEach(f -> written.add(f.getName()));
-        for (String column : message.values().keySet()) {
-            if (!written.contains(column)) {
-                throw new TableQueueException("the publish of " + message.name() + " sets column \"" + column
-                        + "\", which the insert of table \"" + binding.tableName() + "\" does not write (it writes "
-                        + written + "; the database fills the others): declare it with data(..) or leave it out");
-            }
-        }
-        List<Object> values = new ArrayList<>();
-        for (Field<?> column : binding.insertColumns()) {
-            String name = column.getName();
-            if (message.values().containsKey(name)) {
-                values.add(message.values().get(name));
-            } else if (binding.column(Role.GROUP).map(f -> f.getName().equals(name)).orElse(false)) {
-                values.add(message.name());
-            } else if (binding.column(Role.PAYLOAD).map(f -> f.getName().equals(name)).orElse(false)) {
-                values.add(payload(binding, column, message));
-            } else if (binding.column(Role.HEADERS).map(f -> f.getName().equals(name)).orElse(false)) {
-                values.add(RowReader.writeHeaders(headers));
-            } else if (headerFields.contains(name)) {
-                values.add(headers.get(name));
-            } else {
-                values.add(null);
-            }
-        }
-        return values;
-    }
-
-    private Object payload(RoleBinding<?> binding, Field<?> column, Message message) {
-        byte[] bytes = encode(message);
-        if (bytes == null) {
-            // a row without a payload would reach no handler: it would fail to decode on every claim
-            throw new TableQueueException("the publish of " + message.name() + " into \"" + binding.tableName()
-                    + "\" carries no payload, and the table's payload column \"" + column.getName() + "\" (the"
-                    + " payload role) needs one: publish Message.of(name, payload) with a payload that is not null");
-        }
-        return column.getType() == byte[].class ? bytes : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private byte[] encode(Message message) {
-        if (message.payload() == null) {
-            return null;
-        }
-        try {
-            return broker.codec.encode(message.payload());
-        } catch (Exception e) {
-            throw new TableQueueException("the payload of " + message.name() + " does not encode: " + e.getMessage(),
-                    e);
-        }
     }
 }

@@ -68,9 +68,13 @@ public final class QueueAdmin {
         return of(new DataSourceConnectionProvider(dataSource));
     }
 
-    /** An admin on the connections of {@code ctx}, whose database's dialect it detects now. */
+    /**
+     * An admin on the connections of {@code ctx}, whose database's dialect it detects now, rendering table names
+     * through {@code ctx}'s settings (see {@link QueueDialect#rendering}).
+     */
     public static QueueAdmin of(DSLContext ctx) {
-        return of(ctx.configuration().connectionProvider());
+        QueueAdmin admin = of(ctx.configuration().connectionProvider());
+        return new QueueAdmin(admin.connections, admin.dialect.rendering(ctx.settings()), admin.clock, null);
     }
 
     /**

@@ -88,7 +88,8 @@ public final class QueueBroker {
         this.routes = Collections.unmodifiableMap(new LinkedHashMap<>(b.routes));
         this.dialect = b.dialect();
         this.budget = new ConnectionBudget(poolSize);
-        this.db = DSL.using(b.dataSource, dialect.sqlDialect());
+        this.db = b.jooqSettings == null ? DSL.using(b.dataSource, dialect.sqlDialect())
+                : DSL.using(b.dataSource, dialect.sqlDialect(), b.jooqSettings);
         this.middlewares = new Middlewares(b.publishMiddlewares, b.handlerMiddlewares);
         this.inserts = new BrokerInserts(dialect);
         this.afterCommit = b.afterCommit;

@@ -115,15 +115,25 @@ final class TableOutgoing implements OutgoingMessage {
     /**
      * Writes the leading row and the message's row ({@code values}: the binding's insert values) in one
      * statement, and puts the leading row's id into the message's header. A failure writes neither.
+     *
+     * @return the message row's id, where the statement returns it (its second column); else null
      */
-    void writeWithLeading(Connection c, List<Object> values, QueueDialect dialect) throws SQLException {
+    Object writeWithLeading(Connection c, List<Object> values, QueueDialect dialect) throws SQLException {
         List<Object> all = new ArrayList<>(values.size() + leadingValues.size());
         all.addAll(values);
         all.addAll(leadingValues);
         String id;
+        Object[] messageId = new Object[1];
         try {
-            id = Jdbc.query(c, leadingStatement, new Binds().values(all), dialect,
-                    rs -> rs.next() ? rs.getString(1) : null);
+            id = Jdbc.query(c, leadingStatement, new Binds().values(all), dialect, rs -> {
+                if (!rs.next()) {
+                    return null;
+                }
+                if (rs.getMetaData().getColumnCount() > 1) {
+                    messageId[0] = rs.getObject(2);
+                }
+                return rs.getString(1);
+            });
         } catch (SQLException e) {
             throw new TableQueueException("the publish of " + message.name() + " into \"" + binding.tableName()
                     + "\", with the row a publish middleware writes first into \"" + leading.table().getName()
@@ -136,5 +146,6 @@ final class TableOutgoing implements OutgoingMessage {
                     + "]");
         }
         message.header(leading.idHeader(), id);
+        return messageId[0];
     }
 }

@@ -208,6 +208,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<Statement> insertReturningId(RoleBinding<?> binding) {
+        return delegate.insertReturningId(binding);
+    }
+
+    @Override
     public Optional<Statement> insertWith(RoleBinding<?> binding, dev.tablequeue.transport.LeadingInsert leading) {
         return delegate.insertWith(binding, leading);
     }

@@ -20,6 +20,7 @@ import org.jooq.SelectField;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.SortField;
 import org.jooq.Table;
+import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -29,8 +30,10 @@ import org.jooq.impl.SQLDataType;
  * last error, the advisory key. {@link JooqQueueDialect} builds the statements from them; a dialect
  * overrides a piece whose shape differs on its server.
  */
-abstract class JooqPieces implements QueueDialect {
+abstract class JooqPieces implements QueueDialect, Cloneable {
     private final SQLDialect sqlDialect;
+    /** The service's settings names are rendered through ({@link #rendering}); null: jOOQ's defaults. */
+    private Settings names;
 
     JooqPieces(SQLDialect sqlDialect) {
         this.sqlDialect = sqlDialect;
@@ -41,9 +44,38 @@ abstract class JooqPieces implements QueueDialect {
         return sqlDialect;
     }
 
+    /**
+     * A copy of this dialect that renders names through {@code settings}' render mapping and schema setting.
+     * A shallow copy: what a built-in dialect holds besides is fixed when it is made (the server it serves).
+     */
+    @Override
+    public QueueDialect rendering(Settings settings) {
+        try {
+            JooqPieces copy = (JooqPieces) clone();
+            copy.names = settings;
+            return copy;
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError("a dialect is Cloneable", e);
+        }
+    }
+
     /** A fresh writer for one statement. */
     StatementWriter writer() {
-        return new StatementWriter(DSL.using(sqlDialect, StatementWriter.settings()));
+        return new StatementWriter(DSL.using(sqlDialect, renderSettings()));
+    }
+
+    /**
+     * The settings statements render with: the dialect's own ({@link StatementWriter#settings()}), and from the
+     * service's settings, where given, how names are mapped and whether schemas are rendered.
+     */
+    Settings renderSettings() {
+        Settings settings = StatementWriter.settings();
+        if (names != null) {
+            settings.setRenderMapping(names.getRenderMapping());
+            settings.setRenderSchema(names.isRenderSchema());
+            settings.setRenderCatalog(names.isRenderCatalog());
+        }
+        return settings;
     }
 
     // ---- pieces ----

@@ -320,6 +320,11 @@ abstract class JooqQueueDialect extends JooqPieces {
     @Override
     public Statement insert(RoleBinding<?> b) {
         StatementWriter w = writer();
+        return w.statement("insert", insertValues(w, b));
+    }
+
+    /** The insert of {@code b}'s insert columns, each bound as a {@link Param.Kind#VALUE}. */
+    org.jooq.InsertValuesStepN<Record> insertValues(StatementWriter w, RoleBinding<?> b) {
         List<Field<?>> columns = b.insertColumns();
         List<Field<?>> into = new ArrayList<>(columns.size());
         List<Field<?>> values = new ArrayList<>(columns.size());
@@ -328,7 +333,7 @@ abstract class JooqQueueDialect extends JooqPieces {
             into.add(unqualified(c));
             values.add(w.bind(Param.at(Param.Kind.VALUE, c, i), typed(c)));
         }
-        return w.statement("insert", w.dsl().insertInto(table(b)).columns(into).values(values));
+        return w.dsl().insertInto(table(b)).columns(into).values(values);
     }
 
     // ---- values ----

@@ -442,8 +442,8 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     /**
-     * {@code WITH tq_leading AS (INSERT .. RETURNING id), tq_message AS (INSERT .. SELECT .. FROM tq_leading)
-     * SELECT id FROM tq_leading}: PostgreSQL runs every data-modifying CTE once, whether the query reads it or
+     * {@code WITH tq_leading AS (INSERT .. RETURNING id), tq_message AS (INSERT .. SELECT .. FROM tq_leading
+     * RETURNING id) SELECT tq_leading.id, (SELECT id FROM tq_message) FROM tq_leading}: PostgreSQL runs every data-modifying CTE once, whether the query reads it or
      * not, so the two rows are one round trip and one statement's success or failure. The id goes into the
      * header's own column, or is merged as text into the headers column's JSON object (replacing an id header
      * the message carried).
@@ -489,8 +489,10 @@ public final class PostgresDialect extends JooqQueueDialect {
         CommonTableExpression<?> messageRow = DSL.name("tq_message").fields("tq_id").as(w.dsl()
                 .insertInto(table(b)).columns(into).select(w.dsl().select(values).from(lead))
                 .returningResult(typed(b.id())));
+        Field<Object> messageId = DSL.field(w.dsl().select(DSL.field(DSL.name("tq_message", "tq_id")))
+                .from(DSL.name("tq_message")));
         return Optional.of(w.statement("insert with leading row", w.dsl().with(leadRow, messageRow)
-                .select(leadId).from(lead)));
+                .select(leadId, messageId).from(lead)));
     }
 
     @Override

@@ -30,6 +30,19 @@ public interface QueueDialect {
     /** The jOOQ dialect statements are rendered for. */
     SQLDialect sqlDialect();
 
+    /**
+     * This dialect, rendering the names of bindings' tables and columns through {@code settings}, the jOOQ
+     * settings of the service: its render mapping ({@link org.jooq.conf.Settings#getRenderMapping()}) and
+     * whether it renders schemas ({@link org.jooq.conf.Settings#isRenderSchema()}), so that classes jOOQ
+     * generated against one database's schema ({@code public.order_jobs} on PostgreSQL) serve another where
+     * that schema is named otherwise, or not at all. Every other setting is the dialect's own. A built-in
+     * dialect returns a copy and leaves this one as it was; the default returns this dialect, unchanged, for a
+     * dialect that renders no names through jOOQ's settings.
+     */
+    default QueueDialect rendering(org.jooq.conf.Settings settings) {
+        return this;
+    }
+
     /** Whether tables of {@code form} can be served on this database. */
     boolean supportsForm(Form form);
 
@@ -230,10 +243,21 @@ public interface QueueDialect {
     Statement insert(RoleBinding<?> binding);
 
     /**
+     * The insert a publish runs where the database fills the row's id: {@link #insert}'s columns and values,
+     * returning the row's id as its one column ({@code RETURNING}), run once per row. Empty, the default, where
+     * the publish reads the id through the driver's generated keys of {@link #insert}, which it sends as one
+     * batch for many rows (pgjdbc, MariaDB's and MySQL's drivers); a dialect whose driver reports no keys for
+     * a batch (SQLite's) returns the statement.
+     */
+    default Optional<Statement> insertReturningId(RoleBinding<?> binding) {
+        return Optional.empty();
+    }
+
+    /**
      * The insert a publish runs with a leading row ({@link dev.tablequeue.transport.LeadingInsert}): one
      * statement that writes the leading row, then the message's row with the leading row's id in the header
-     * the insert names (in the headers column, or in that header's own column), and returns the id as its one
-     * column. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link #insert}'s), then the
+     * the insert names (in the headers column, or in that header's own column), and returns the leading row's
+     * id as its first column and, where it can, the message row's id as its second. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link #insert}'s), then the
      * leading row's. Empty, the default, where the database cannot write two tables in one statement or the
      * binding keeps no such header: the publish then declines the leading row, and its caller writes it.
      */

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
 import org.jooq.Select;
 import org.jooq.SelectForUpdateStep;
 import org.jooq.impl.DSL;
@@ -258,6 +259,28 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     /** The driver compiles a statement each time it is prepared, and keeps none. */
+    /**
+     * Never a schema: a SQLite connection has one database (an attached one is named by its own alias, which no
+     * class generated on another database carries), so a table generated as {@code public.order_jobs} on
+     * PostgreSQL is {@code order_jobs} here, with no setting of the service's.
+     */
+    @Override
+    Settings renderSettings() {
+        return super.renderSettings().withRenderSchema(false);
+    }
+
+    /**
+     * {@code INSERT .. RETURNING id} (SQLite 3.35 and later), run once per row: sqlite-jdbc reports no generated
+     * keys for a batch, and a statement on the same file costs no round trip.
+     */
+    @Override
+    public Optional<Statement> insertReturningId(RoleBinding<?> b) {
+        StatementWriter w = writer();
+        // jOOQ renders no RETURNING for SQLite (it emulates one when it runs the insert itself): it is written here
+        return Optional.of(w.fromNamed("insert returning id", w.render(insertValues(w, b)) + " RETURNING "
+                + w.render(unqualified(b.id()))));
+    }
+
     @Override
     public boolean keepsPreparedStatements() {
         return true;

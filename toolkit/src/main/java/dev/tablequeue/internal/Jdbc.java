@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Runs built statements on a connection. */
 public final class Jdbc {
@@ -52,6 +54,67 @@ public final class Jdbc {
         });
     }
 
+    /**
+     * Runs an insert once per {@code binds}, as one JDBC batch (one execution for one row), and returns the
+     * value the database generated for column {@code key} in each row, in order: the driver's generated keys
+     * (pgjdbc adds a {@code RETURNING}, MariaDB's and MySQL's drivers read the insert ids).
+     *
+     * @throws SQLException where the driver reports fewer keys than rows
+     */
+    public static List<Object> insertEach(Connection c, Statement insert, List<Binds> binds, String key,
+            QueueDialect dialect) throws SQLException {
+        String[] keys = {key};
+        return run(c, insert.sql(), keys, dialect, ps -> {
+            if (binds.size() == 1) {
+                StatementBinder.bind(ps, insert, binds.get(0), dialect);
+                ps.executeUpdate();
+            } else {
+                for (Binds b : binds) {
+                    StatementBinder.bind(ps, insert, b, dialect);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            List<Object> ids = new ArrayList<>(binds.size());
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                while (rs.next()) {
+                    ids.add(rs.getObject(1));
+                }
+            }
+            if (ids.size() != binds.size()) {
+                throw new SQLException("the " + insert.purpose() + " wrote " + binds.size() + " row(s), and the driver"
+                        + " reported " + ids.size() + " generated value(s) of \"" + key + "\" [SQL: " + insert.sql()
+                        + "]");
+            }
+            return ids;
+        });
+    }
+
+    /**
+     * Runs a statement that returns one value per execution (an insert's {@code RETURNING id}) once per
+     * {@code binds}, on one prepared statement, and returns the first column of each.
+     */
+    public static List<Object> queryEach(Connection c, Statement statement, List<Binds> binds, QueueDialect dialect)
+            throws SQLException {
+        return run(c, statement.sql(), null, dialect, ps -> {
+            List<Object> values = new ArrayList<>(binds.size());
+            for (Binds b : binds) {
+                StatementBinder.bind(ps, statement, b, dialect);
+                if (!ps.execute()) {
+                    throw new SQLException("the " + statement.purpose() + " statement returned no result set");
+                }
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (!rs.next()) {
+                        throw new SQLException("the " + statement.purpose() + " statement returned no row [SQL: "
+                                + statement.sql() + "]");
+                    }
+                    values.add(rs.getObject(1));
+                }
+            }
+            return values;
+        });
+    }
+
     private interface Use<V> {
         V on(PreparedStatement ps) throws SQLException;
     }
@@ -62,16 +125,22 @@ public final class Jdbc {
      * from a HikariCP pool ({@link KeptStatements}), else one closed after the use.
      */
     private static <V> V run(Connection c, String sql, QueueDialect dialect, Use<V> use) throws SQLException {
+        return run(c, sql, null, dialect, use);
+    }
+
+    /** As {@link #run(Connection, String, QueueDialect, Use)}, prepared to return the generated {@code keys}. */
+    private static <V> V run(Connection c, String sql, String[] keys, QueueDialect dialect, Use<V> use)
+            throws SQLException {
         if (!dialect.keepsPreparedStatements() || !KeptStatements.keepsOn(c)) {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+            try (PreparedStatement ps = keys == null ? c.prepareStatement(sql) : c.prepareStatement(sql, keys)) {
                 return use.on(ps);
             }
         }
-        PreparedStatement ps = KeptStatements.take(c, sql);
+        PreparedStatement ps = KeptStatements.take(c, sql, keys);
         try {
             return use.on(ps);
         } catch (SQLException | RuntimeException | Error e) {
-            KeptStatements.drop(c, sql, ps);
+            KeptStatements.drop(c, sql, keys, ps);
             throw e;
         }
     }

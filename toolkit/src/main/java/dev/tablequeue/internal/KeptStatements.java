@@ -43,6 +43,14 @@ final class KeptStatements {
 
     /** {@code sql} prepared on {@code c}'s physical connection: the one kept, or a new one, then kept. */
     static PreparedStatement take(Connection c, String sql) throws SQLException {
+        return take(c, sql, null);
+    }
+
+    /**
+     * {@code sql} prepared on {@code c}'s physical connection to return the generated keys of {@code keys}
+     * (null: none), kept apart from the same text prepared without them.
+     */
+    static PreparedStatement take(Connection c, String sql, String[] keys) throws SQLException {
         Connection physical = c.unwrap(Connection.class);
         Map<String, PreparedStatement> statements;
         synchronized (KEPT) {
@@ -53,23 +61,34 @@ final class KeptStatements {
                 KEPT.put(physical, statements);
             }
         }
-        PreparedStatement ps = statements.get(sql);
+        String key = key(sql, keys);
+        PreparedStatement ps = statements.get(key);
         if (ps == null || ps.isClosed()) {
-            ps = physical.prepareStatement(sql);
-            statements.put(sql, ps);
+            ps = keys == null ? physical.prepareStatement(sql) : physical.prepareStatement(sql, keys);
+            statements.put(key, ps);
         }
         return ps;
     }
 
+    /** The key a statement is kept under: its text, and the generated keys it returns. */
+    private static String key(String sql, String[] keys) {
+        return keys == null ? sql : sql + "\u0000" + String.join(",", keys);
+    }
+
     /** Closes and forgets a statement that failed: the next use prepares it afresh. */
     static void drop(Connection c, String sql, PreparedStatement ps) {
+        drop(c, sql, null, ps);
+    }
+
+    /** Closes and forgets a statement prepared for {@code keys} that failed. */
+    static void drop(Connection c, String sql, String[] keys, PreparedStatement ps) {
         try {
             Map<String, PreparedStatement> statements;
             synchronized (KEPT) {
                 statements = KEPT.get(c.unwrap(Connection.class));
             }
             if (statements != null) {
-                statements.remove(sql, ps);
+                statements.remove(key(sql, keys), ps);
             }
         } catch (SQLException ignored) {
             // the connection is gone, and its statements with it

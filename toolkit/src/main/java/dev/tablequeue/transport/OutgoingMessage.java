@@ -45,4 +45,19 @@ public interface OutgoingMessage {
     default boolean writeFirst(LeadingInsert insert, List<?> values) {
         return false;
     }
+
+    /**
+     * Tells the transport that a middleware wrote a row of {@code table} for this message (the outbox's record
+     * of it) with id {@code id}. A transport that writes no row of its own (one that leaves the database)
+     * reports it as the publish's row ({@link dev.tablequeue.broker.PublishResult}); one that writes the
+     * message into a table reports that row, and ignores this (the default).
+     */
+    default void recorded(String table, Object id) {}
+
+    /**
+     * Tells the transport that a middleware holds the send back until the caller's transaction commits (and
+     * drops it where it rolls back): the publish returns before the message is sent, and its result says so
+     * ({@link dev.tablequeue.broker.PublishResult#deferred()}). The default ignores it.
+     */
+    default void sendsAfterCommit() {}
 }

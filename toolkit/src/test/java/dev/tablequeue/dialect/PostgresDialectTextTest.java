@@ -262,7 +262,7 @@ class PostgresDialectTextTest {
     }
 
     @Test
-    void an_insert_with_a_leading_row_writes_both_rows_in_one_statement_and_returns_the_leading_id() {
+    void an_insert_with_a_leading_row_writes_both_rows_in_one_statement_and_returns_both_ids() {
         QueueTable<OffsetDateTime> records = new QueueTable<>("outbox_records", QueueTable.pgTime());
         LeadingInsert leading = new LeadingInsert(records, List.of(records.GRP, records.PAYLOAD), records.ID,
                 "record-id");
@@ -271,8 +271,8 @@ class PostgresDialectTextTest {
                 + " (\"grp\", \"payload\") values (?, ?) returning \"id\"), \"tq_message\"(\"tq_id\") as"
                 + " (insert into \"email_jobs\" (\"grp\", \"headers\", \"payload\") select ?, cast((coalesce(cast(?"
                 + " as jsonb), jsonb_build_object()) || jsonb_build_object('record-id', cast(\"tq_leading\".\"tq_id\""
-                + " as text))) as text), ? from \"tq_leading\" returning \"id\") select \"tq_leading\".\"tq_id\""
-                + " from \"tq_leading\"");
+                + " as text))) as text), ? from \"tq_leading\" returning \"id\") select \"tq_leading\".\"tq_id\","
+                + " (select \"tq_message\".\"tq_id\" from \"tq_message\") from \"tq_leading\"");
         // the message's values, then the leading row's
         assertThat(insert.params()).extracting(Param::index).containsExactly(3, 4, 0, 1, 2);
         assertThat(insert.params()).extracting(Param::kind).containsOnly(Kind.VALUE);

@@ -1,6 +1,7 @@
 package dev.tablequeue.outbox.kafka;
 
 import dev.tablequeue.TableQueueException;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.outbox.Envelope;
 import dev.tablequeue.outbox.MessagePublisher;
@@ -95,7 +96,7 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
     }
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    public PublishResult publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         Envelope message = new Envelope(name, payload, headers, codec, ctx, true);
         try {
             middlewares.publish(message, this::produce);
@@ -104,16 +105,17 @@ public final class KafkaTransport implements MessagePublisher, AutoCloseable {
         } catch (Exception e) {
             throw new TableQueueException("publish of " + name + " to Kafka failed: " + e.getMessage(), e);
         }
+        return message.result();
     }
 
     /**
      * Publishes {@code payload} under {@code name} with {@code key} as its Kafka key (in {@link #KEY_HEADER}), for
      * the transaction {@code ctx} (null: none).
      */
-    public void publishKeyed(DSLContext ctx, String name, String key, Object payload) {
+    public PublishResult publishKeyed(DSLContext ctx, String name, String key, Object payload) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(KEY_HEADER, Objects.requireNonNull(key, "key"));
-        publish(ctx, name, payload, headers);
+        return publish(ctx, name, payload, headers);
     }
 
     /** Sends one message and waits for the broker's acknowledgement (acks=all). */

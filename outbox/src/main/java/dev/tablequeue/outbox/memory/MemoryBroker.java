@@ -1,6 +1,7 @@
 package dev.tablequeue.outbox.memory;
 
 import dev.tablequeue.TableQueueException;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.Outcome;
@@ -51,7 +52,7 @@ public final class MemoryBroker implements MessagePublisher, AutoCloseable {
     }
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    public PublishResult publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         Envelope message = new Envelope(name, payload, headers, codec, ctx);
         try {
             middlewares.publish(message, this::enqueue);
@@ -60,6 +61,7 @@ public final class MemoryBroker implements MessagePublisher, AutoCloseable {
         } catch (Exception e) {
             throw new TableQueueException("publish of " + name + " failed: " + e.getMessage(), e);
         }
+        return message.result();
     }
 
     private void enqueue(OutgoingMessage m) {

@@ -7,6 +7,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import dev.tablequeue.TableQueueException;
+import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.broker.Codec;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.outbox.HandlerRun;
@@ -108,7 +109,7 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
     }
 
     @Override
-    public void publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
+    public PublishResult publish(DSLContext ctx, String name, Object payload, Map<String, String> headers) {
         var message = new dev.tablequeue.outbox.Envelope(name, payload, headers, codec, ctx, true);
         try {
             middlewares.publish(message, this::basicPublish);
@@ -117,6 +118,7 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
         } catch (Exception e) {
             throw new TableQueueException("publish of " + name + " to RabbitMQ failed: " + e.getMessage(), e);
         }
+        return message.result();
     }
 
     /** Publishes on a pooled confirm channel and waits for the broker's confirm. */

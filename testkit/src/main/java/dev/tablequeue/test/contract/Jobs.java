@@ -5,6 +5,7 @@ import dev.tablequeue.binding.RoleBinding;
 import java.time.temporal.Temporal;
 import org.jooq.DataType;
 import org.jooq.Record;
+import org.jooq.Schema;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -32,10 +33,18 @@ public final class Jobs extends TableImpl<Record> {
     public final TableField<Record, String> LAST_ERROR;
 
     /** The table {@code name}, its time columns of type {@code time}. */
+    public Jobs(String name, DataType<? extends Temporal> time) {
+        this(null, name, time);
+    }
+
+    /**
+     * The table {@code name} of {@code schema} (null: none), as jOOQ generates a table on a database that names
+     * its schema ({@code public} on PostgreSQL), its time columns of type {@code time}.
+     */
     // identity(true), not generatedByDefaultAsIdentity() (jOOQ 3.20+): the kit also runs on the jOOQ 3.19 line
     @SuppressWarnings("removal")
-    public Jobs(String name, DataType<? extends Temporal> time) {
-        super(DSL.name(name));
+    public Jobs(Schema schema, String name, DataType<? extends Temporal> time) {
+        super(DSL.name(name), schema);
         ID = createField(DSL.name("id"), SQLDataType.BIGINT.nullable(false).identity(true), this, "");
         GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR(100), this, "");
         PRIORITY = createField(DSL.name("priority"), SQLDataType.INTEGER.nullable(false)
