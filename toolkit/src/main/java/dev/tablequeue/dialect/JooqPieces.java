@@ -31,6 +31,15 @@ import org.jooq.impl.SQLDataType;
  * overrides a piece whose shape differs on its server.
  */
 abstract class JooqPieces implements QueueDialect, Cloneable {
+
+    /**
+     * {@code NOT EXISTS (subquery)}, as a template: jOOQ 3.19's {@code DSL.notExists} takes a {@code Select} and
+     * 3.21's a {@code TableLike}, so a jar compiled against one cannot call the other's, and the toolkit runs on
+     * the jOOQ a service brings (Spring Boot 4.0 manages 3.19).
+     */
+    static Condition notExists(Select<?> subquery) {
+        return DSL.condition("not exists ({0})", subquery);
+    }
     private final SQLDialect sqlDialect;
     /** The service's settings names are rendered through ({@link #rendering}); null: jOOQ's defaults. */
     private Settings names;
@@ -100,7 +109,7 @@ abstract class JooqPieces implements QueueDialect, Cloneable {
             conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
         }
         if (b.keysInOrder()) {
-            conditions.add(DSL.notExists(earlierOfKey(w, b)));
+            conditions.add(notExists(earlierOfKey(w, b)));
         }
         return DSL.and(conditions);
     }

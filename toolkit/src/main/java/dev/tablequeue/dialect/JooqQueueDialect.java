@@ -80,7 +80,7 @@ abstract class JooqQueueDialect extends JooqPieces {
         if (b.form() == Form.LEASE) {
             Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
             conditions.add(lease.isNull().or(lease.le(now(w, b, lease))));
-            conditions.add(DSL.notExists(leaseHeldInGroup(w, b)));
+            conditions.add(notExists(leaseHeldInGroup(w, b)));
         }
         return DSL.and(conditions);
     }

@@ -170,7 +170,7 @@ public final class MySqlDialect extends JooqQueueDialect {
                 .where(unfinishedOfGroup(w, b))
                 .forUpdate()
                 .skipLocked();
-        Condition allLocked = DSL.notExists(w.dsl().selectOne()
+        Condition allLocked = notExists(w.dsl().selectOne()
                 .from(b.table())
                 .where(unfinishedOfGroup(w, b))
                 .and(id.notIn(lockable)));

@@ -142,7 +142,7 @@ public final class PostgresDialect extends JooqQueueDialect {
         Field<String> key = keyText(w, b);
         // a session lock belongs to its database: one of another database on the server holds nothing here
         Table<?> held = DSL.table(DSL.name("tq_held_keys"));
-        Condition unheld = DSL.notExists(DSL.selectOne().from(held).where(DSL.condition(
+        Condition unheld = notExists(DSL.selectOne().from(held).where(DSL.condition(
                 "\"tq_held_keys\".\"classid\" = ((hashtextextended({0}, 0) >> 32) & 4294967295)::oid"
                 + " and \"tq_held_keys\".\"objid\" = (hashtextextended({1}, 0) & 4294967295)::oid", key,
                 keyText(w, b))));

@@ -50,10 +50,10 @@ class PostgresDialectTextTest {
                 ClaimShape.IDS);
         assertThat(claim.sql()).isEqualTo("select \"id\" from \"email_jobs\""
                 + " where (\"grp\" = ? and \"retry_after\" <= " + TS + " and \"processed_at\" is null"
-                + " and not exists (select 1 as \"one\" from \"email_jobs\" as \"tq_before\""
+                + " and (not exists (select 1 as \"one\" from \"email_jobs\" as \"tq_before\""
                 + " where (\"tq_before\".\"partition_key\" = \"email_jobs\".\"partition_key\""
                 + " and \"tq_before\".\"id\" < \"email_jobs\".\"id\" and \"tq_before\".\"grp\" = ?"
-                + " and \"tq_before\".\"processed_at\" is null)))"
+                + " and \"tq_before\".\"processed_at\" is null))))"
                 + " order by \"priority\" asc, \"retry_after\" asc, \"id\" asc"
                 + " fetch next ? rows only for update skip locked");
         assertThat(claim.params()).extracting(Param::kind)

@@ -79,8 +79,8 @@ class SqliteDialectTextTest {
                 + " order by `priority` asc, `retry_after` asc, `id` asc limit 1)"
                 + " and `retry_after` <= ? and `processed_at` is null"
                 + " and (`locked_until` is null or `locked_until` <= ?)"
-                + " and not exists (select 1 as `one` from `email_jobs` as `tq_held` where (`tq_held`.`grp` = ?"
-                + " and `tq_held`.`processed_at` is null and `tq_held`.`locked_until` > ?)))"
+                + " and (not exists (select 1 as `one` from `email_jobs` as `tq_held` where (`tq_held`.`grp` = ?"
+                + " and `tq_held`.`processed_at` is null and `tq_held`.`locked_until` > ?))))"
                 + " returning `id`");
         assertThat(claim.params()).extracting(Param::kind)
                 .containsExactly(Kind.LEASE_UNTIL, Kind.GROUP, Kind.NOW, Kind.NOW, Kind.GROUP, Kind.NOW);
