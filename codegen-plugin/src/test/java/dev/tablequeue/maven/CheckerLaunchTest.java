@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The two ways the goal runs the checker give one report: in a class loader of its own, and in a forked JVM. */
 class CheckerLaunchTest {
     private static final String CHECKED = Protocol.line(Protocol.INFO, Requests.FIXTURE
-            + ".FixtureQueues.RENDER on sqlite: table \"fixture_jobs\": 6 statements prepared, 4 roles, 4 columns"
+            + ".FixtureQueues.RENDER on sqlite: table \"fixture_jobs\": 9 statements prepared, 4 roles, 4 columns"
             + " and the jOOQ class checked");
 
     @TempDir

@@ -42,7 +42,7 @@ class CheckerTest {
         List<String> report = CheckerRun.run(file);
 
         assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.INFO, Requests.FIXTURE
-                + ".FixtureQueues.RENDER on sqlite: table \"fixture_jobs\": 6 statements prepared")));
+                + ".FixtureQueues.RENDER on sqlite: table \"fixture_jobs\": 9 statements prepared")));
         assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "0 0"));
     }
 
