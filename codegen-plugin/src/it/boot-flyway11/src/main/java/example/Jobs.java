@@ -6,7 +6,7 @@ import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 import org.jooq.impl.TableImpl;
 
-/** The jOOQ class of table jobs, as jOOQ 3.19 (Boot's) generates it from db/<database>/V1__jobs.sql. */
+/** The jOOQ class of table jobs, as jOOQ generates it from db/<database>/V1__jobs.sql. */
 public class Jobs extends TableImpl<Record> {
     private static final long serialVersionUID = 1L;
 
