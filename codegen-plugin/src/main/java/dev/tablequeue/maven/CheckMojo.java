@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.inject.Inject;
 import org.apache.maven.artifact.Artifact;
@@ -30,8 +31,10 @@ import org.apache.maven.toolchain.ToolchainManager;
  * type, the dead-letter tables, and the jOOQ classes for drift, and warns where no index serves a claim.
  * Every violation is reported together, then the build fails once.
  *
- * <p>jOOQ 3.21 needs Java 21: where Maven's own JVM is older the check runs in a forked JVM of the toolchain's
- * JDK (maven-toolchains-plugin), with the project's runtime class path; where it is new enough, in process.
+ * <p>The checker runs the project's own classes, toolkit and jOOQ, as the service runs them, and its own
+ * Flyway and drivers in isolation from the project's ({@link CheckerLoader}); the plugin and the project's
+ * toolkit must be of one version. jOOQ 3.21 needs Java 21: where Maven's own JVM is older the check runs in a
+ * forked JVM of the toolchain's JDK (maven-toolchains-plugin); where it is new enough, in process.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.PROCESS_CLASSES, threadSafe = true,
         requiresDependencyResolution = ResolutionScope.RUNTIME)
@@ -113,10 +116,14 @@ public class CheckMojo extends AbstractMojo {
             return;
         }
         boolean inProcess = runsInProcess();
+        Optional<String> versions = ToolkitVersion.refusal(plugin.getVersion(), project.getArtifacts());
+        if (versions.isPresent()) {
+            throw new MojoExecutionException(versions.get());
+        }
         CheckRequest request = request();
         Path file = workDirectory.toPath().resolve("request.properties");
         Report report = new Report(getLog());
-        CheckerLaunch launch = new CheckerLaunch(classpath(), file, report);
+        CheckerLaunch launch = new CheckerLaunch(projectClasspath(), checkerClasspath(), file, report);
         try {
             request.write(file);
             if (inProcess) {
@@ -190,9 +197,9 @@ public class CheckMojo extends AbstractMojo {
                 + " select-jdk-toolchain (version [21,)) to the build, or set <jvm> to a JDK 21+'s java");
     }
 
-    /** The project's runtime class path, then the plugin's jar and its dependencies that the project lacks. */
-    private List<File> classpath() throws MojoExecutionException {
-        Set<File> files = new LinkedHashSet<>();
+    /** The project's runtime class path: its classes and dependencies, as the service runs them. */
+    private List<File> projectClasspath() throws MojoExecutionException {
+        List<File> files = new ArrayList<>();
         try {
             for (String element : project.getRuntimeClasspathElements()) {
                 files.add(new File(element));
@@ -200,13 +207,18 @@ public class CheckMojo extends AbstractMojo {
         } catch (Exception e) {
             throw new MojoExecutionException("tablequeue:check cannot read the project's runtime class path: " + e, e);
         }
-        Set<String> projectArtifacts = new LinkedHashSet<>();
-        for (Artifact a : project.getArtifacts()) {
-            projectArtifacts.add(a.getGroupId() + ":" + a.getArtifactId());
-        }
+        return files;
+    }
+
+    /**
+     * The checker's own class path: the plugin's jar and every dependency it brings (Flyway, the drivers,
+     * Testcontainers), whatever versions of them the project holds; the loader keeps the two apart.
+     */
+    private List<File> checkerClasspath() {
+        Set<File> files = new LinkedHashSet<>();
         files.add(plugin.getPluginArtifact().getFile());
         for (Artifact a : plugin.getArtifacts()) {
-            if (a.getFile() != null && !projectArtifacts.contains(a.getGroupId() + ":" + a.getArtifactId())) {
+            if (a.getFile() != null) {
                 files.add(a.getFile());
             }
         }

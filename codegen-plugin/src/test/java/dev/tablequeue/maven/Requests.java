@@ -52,6 +52,15 @@ public final class Requests {
         return file;
     }
 
+    /**
+     * The checker's own class path in the tests: the test class path without the test classes, whose bindings
+     * and migrations play the project's.
+     */
+    public static List<java.io.File> checkerClasspath() {
+        java.io.File tests = testClasses().toFile();
+        return testClasspath().stream().filter(f -> !f.equals(tests)).toList();
+    }
+
     /** The class path the tests run on: surefire names it in a property of its own. */
     public static List<java.io.File> testClasspath() {
         String path = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

@@ -23,9 +23,10 @@ final class AttemptDefault {
     private AttemptDefault() {}
 
     /**
-     * @throws SchemaException naming the queue, the table and the column, where the default is not 1
+     * @throws SchemaException naming {@code user} (the queue, or the binding the check reads), the table and the
+     *     column, where the default is not 1
      */
-    static void check(Connection c, RoleBinding<?> binding, String queue) throws SQLException {
+    static void check(Connection c, RoleBinding<?> binding, String user) throws SQLException {
         Optional<Field<?>> attempt = binding.column(Role.ATTEMPT);
         if (attempt.isEmpty()) {
             return;
@@ -36,7 +37,7 @@ final class AttemptDefault {
             return;
         }
         String value = declared.get();
-        throw new SchemaException("queue " + queue + ": the attempt column \"" + column + "\" of table \""
+        throw new SchemaException(user + ": the attempt column \"" + column + "\" of table \""
                 + binding.tableName() + "\" " + (value.isEmpty() ? "has no default" : "defaults to " + value)
                 + ", and tablequeue counts a row's first delivery as attempt 1 (so maxAttempts(n) runs the handler"
                 + " n times); a row that starts elsewhere would run its handler "

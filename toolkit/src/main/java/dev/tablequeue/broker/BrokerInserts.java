@@ -4,7 +4,6 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.transport.LeadingInsert;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
@@ -108,7 +107,6 @@ final class BrokerInserts {
                 users.putIfAbsent(route.binding(), "route \"" + name + "\"");
             }
         });
-        users.forEach((binding, user) -> SubscriptionStatements.prepare(dialect, c, insert(binding), binding.tableName(),
-                user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")"));
+        users.forEach((binding, user) -> StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW));
     }
 }

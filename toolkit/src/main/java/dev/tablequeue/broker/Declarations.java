@@ -9,7 +9,8 @@ import dev.tablequeue.dialect.QueueDialect;
 
 /**
  * The rules a subscription's settings must keep with its table, checked when the broker starts: each
- * refusal is a {@link DeclarationException} that names the queue and what is missing.
+ * refusal is a {@link DeclarationException} that names the queue and what is missing. The rules on the table
+ * and binding alone are {@link StartRules}, which the build-time check runs too.
  */
 final class Declarations {
     private Declarations() {}
@@ -55,10 +56,6 @@ final class Declarations {
         if (mount.lease != null && binding.form() != Form.LEASE) {
             throw new DeclarationException(where + "lease(..) is set on a table in the "
                     + binding.form().name().toLowerCase().replace('_', ' ') + " form, which holds no lease");
-        }
-        if (binding.owns(Event.FETCH) && !binding.owns(Event.CLAIM) && binding.form() != Form.ADVISORY) {
-            throw new DeclarationException(where + "an own fetch reads the ids an own claim returns: table \""
-                    + binding.tableName() + "\" declares ownFetch(..) without ownClaim(..)");
         }
         if (mount.byKey) {
             checkByKey(where, binding);

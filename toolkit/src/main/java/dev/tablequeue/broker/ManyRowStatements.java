@@ -33,15 +33,10 @@ final class ManyRowStatements {
         builders.keySet().forEach(s -> built.put(s, new ConcurrentHashMap<>()));
     }
 
-    /**
-     * Prepares the two-row form of each statement on {@code c}.
-     *
-     * @throws dev.tablequeue.SchemaException naming {@code user}, the table and the statement, where one does
-     *     not prepare
-     */
-    void prepare(java.sql.Connection c, String table, String user) {
+    /** Gives the two-row form of each statement to {@code to}: what the start prepares ({@link StartRules}). */
+    void forEachTwoRowForm(java.util.function.Consumer<Statement> to) {
         for (Statement single : builders.keySet()) {
-            of(single, 2).ifPresent(many -> SubscriptionStatements.prepare(dialect, c, many, table, user));
+            of(single, 2).ifPresent(to);
         }
     }
 

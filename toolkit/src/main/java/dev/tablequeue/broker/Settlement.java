@@ -73,7 +73,6 @@ final class Settlement {
         this.ctx = ctx;
         this.reports = new SettlementReports(ctx);
         this.manyRows = new ManyRowStatements(ctx.dialect, ctx.binding, ctx.statements);
-        manyRows.prepare(opening, ctx.binding.tableName(), ctx.queue.toString());
     }
 
     /** Plans {@code p}'s outcome as of now. */

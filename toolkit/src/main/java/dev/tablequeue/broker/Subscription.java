@@ -95,12 +95,12 @@ final class Subscription<T> {
     /** Checks the declaration, builds the statements and prepares each on the server. */
     void open(Connection connection) throws SQLException {
         Declarations.check(mount, binding, broker.listenNotify, channel(), dialect);
-        dialect.validate(binding);
         ClaimShape shape = mount.rows ? ClaimShape.ROWS : ClaimShape.ROLES;
-        SubscriptionStatements statements = SubscriptionStatements.build(dialect, binding, shape,
-                mount.deadLetterGroup != null, mount.deadLetterTable, mount.byKey);
-        statements.prepare(dialect, connection, binding.tableName(), queue.toString());
-        AttemptDefault.check(connection, binding, queue.toString());
+        StartRules.Variant variant = new StartRules.Variant(shape, mount.deadLetterGroup != null, mount.deadLetterTable,
+                mount.byKey);
+        // the first refusal is thrown, so the statements are there when the rules return
+        SubscriptionStatements statements = StartRules.subscription(dialect, connection, binding, variant,
+                "queue " + queue, StartRules.THROW).orElseThrow().statements();
         RowReader reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         SettlementPlanner planner = new SettlementPlanner(binding, statements, mount.maxAttempts,
                 mount.deadLetterGroup, mount.deadLetterTable, queue.group(), queue);

@@ -11,8 +11,9 @@ import org.jooq.Table;
 /**
  * Every statement the runtime runs for a binding on one database, built by the one path the broker takes:
  * a publish's insert and notification, and the statements a subscription prepares when it opens. The
- * build-time check ({@code tablequeue:check}) prepares {@link #every} on a migrated database, so what it
- * checks is what the broker will run.
+ * build-time check ({@code tablequeue:check}) prepares these on a migrated database through
+ * {@link dev.tablequeue.broker.StartRules}, the rules the broker's start runs, so what it checks is what the
+ * broker will run.
  */
 public final class BindingStatements {
     private BindingStatements() {}

@@ -1,11 +1,8 @@
 package dev.tablequeue.dialect;
 
-import dev.tablequeue.SchemaException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,31 +149,5 @@ public record SubscriptionStatements(
         all.addAll(unlocking.values());
         all.addAll(walking.values());
         return all;
-    }
-
-    /**
-     * Prepares every statement on the server.
-     *
-     * @throws SchemaException naming the table and the first statement that does not prepare
-     */
-    public void prepare(QueueDialect dialect, Connection connection, String table, String queue) {
-        for (Statement statement : all()) {
-            prepare(dialect, connection, statement, table, "queue " + queue);
-        }
-    }
-
-    /**
-     * Prepares one statement of {@code table} on the server, for {@code user} (a queue, a route).
-     *
-     * @throws SchemaException naming the user, the table and the statement, where it does not prepare
-     */
-    public static void prepare(QueueDialect dialect, Connection connection, Statement statement, String table, String user) {
-        try {
-            dialect.prepare(connection, statement);
-        } catch (SQLException e) {
-            throw new SchemaException(user + ": the " + statement.purpose() + " statement of table \"" + table
-                    + "\" does not prepare on " + dialect.name() + ": " + e.getMessage() + " [SQL: "
-                    + statement.sql() + "]", e);
-        }
     }
 }

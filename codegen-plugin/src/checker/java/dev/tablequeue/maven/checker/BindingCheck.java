@@ -1,17 +1,19 @@
 package dev.tablequeue.maven.checker;
 
-import dev.tablequeue.TableQueueException;
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.KeyPart;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.StartRules;
 import dev.tablequeue.dialect.BindingStatements;
+import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import java.sql.SQLException;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -29,6 +31,8 @@ final class BindingCheck {
     private final Findings.Where where;
     private final Set<String> missing = new HashSet<>();
     private final Columns columns;
+    /** How the start's refusals name what they refuse, after "start() refuses ". */
+    private static final String SUBSCRIPTIONS = "its subscriptions";
 
     BindingCheck(BindingScanner.Found found, Target target, Findings findings) {
         this.found = found;
@@ -116,24 +120,44 @@ final class BindingCheck {
         }
     }
 
-    /** Prepares every statement the broker will run for the binding; returns how many were prepared. */
+    /**
+     * Runs on the binding every rule a subscription's start runs ({@link StartRules}, the project's toolkit's own),
+     * for the widest subscription it may have, then prepares the publish's insert and notification; returns how
+     * many statements were prepared. Each refusal is a violation.
+     */
     private int statements(RoleBinding<?> binding, Table<?> deadLetter) {
-        List<Statement> every;
-        try {
-            every = BindingStatements.every(target.dialect(), binding, deadLetter);
-        } catch (TableQueueException | IllegalArgumentException e) {
-            findings.violation(where, "the " + target.dialect().name() + " dialect refuses the binding: " + e.getMessage());
+        QueueDialect dialect = target.dialect();
+        Consumer<StartRules.Refusal> refusals = this::refused;
+        Optional<StartRules.Opened> opened = StartRules.subscription(dialect, target.connection(), binding,
+                StartRules.Variant.widest(binding, deadLetter), SUBSCRIPTIONS, refusals);
+        if (opened.isEmpty()) {
             return 0;
         }
-        int prepared = 0;
-        for (Statement statement : every) {
+        int prepared = opened.get().prepared();
+        prepared += StartRules.insert(dialect, target.connection(), binding, BindingStatements.insert(dialect, binding),
+                SUBSCRIPTIONS + " and publishes", refusals);
+        Optional<Statement> notify = BindingStatements.notify(dialect, binding);
+        if (notify.isPresent()) {
             try {
-                target.dialect().prepare(target.connection(), statement);
+                dialect.prepare(target.connection(), notify.get());
                 prepared++;
             } catch (SQLException e) {
-                findings.statement(where, statement.purpose(), statement.sql(), e.getMessage());
+                findings.statement(where, notify.get().purpose(), notify.get().sql(), e.getMessage());
             }
         }
         return prepared;
+    }
+
+    /** One refusal of the start's rules, as the check reports it. */
+    private void refused(StartRules.Refusal refusal) {
+        if (refusal.statement() != null) {
+            findings.statement(where, refusal.statement().purpose(), refusal.statement().sql(),
+                    refusal.cause().getMessage());
+        } else if (refusal.exception() instanceof DialectException e) {
+            findings.violation(where, "the " + target.dialect().name() + " dialect refuses the binding: "
+                    + e.getMessage());
+        } else {
+            findings.violation(where, "start() refuses " + refusal.exception().getMessage());
+        }
     }
 }

@@ -2,8 +2,6 @@ package dev.tablequeue.maven.checker;
 
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.maven.Protocol;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,7 +9,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The check itself, run in a JVM of the project's JDK 21+ on the project's runtime class path: finds the
+ * The check itself, run in a JVM of the project's JDK 21+, in the goal's {@code CheckerLoader}: finds the
  * bindings, then on each configured database makes a scratch database, migrates it with Flyway, checks every
  * selected binding on it ({@link BindingCheck}) and drops it. It writes its report as {@link Protocol} lines.
  */
@@ -22,17 +20,6 @@ public final class Checker {
     private Checker(CheckConfig config, Findings findings) {
         this.config = config;
         this.findings = findings;
-    }
-
-    /** The forked JVM's entry point: {@code Checker <request file>}. */
-    public static void main(String[] args) throws Exception {
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        if (Runtime.version().feature() < 21) {
-            out.println("tablequeue:check needs Java 21+ (jOOQ 3.21 does), and this JVM is Java " + Runtime.version()
-                    + " at " + System.getProperty("java.home"));
-            System.exit(2);
-        }
-        run(Path.of(args[0]), out::println);
     }
 
     /** Runs the check that {@code request} describes, writing the report's lines to {@code out}. */
@@ -116,6 +103,11 @@ public final class Checker {
 
     private void check(CheckConfig.DatabaseConfig database, Scratch scratch, List<BindingScanner.Found> selected,
             List<BindingScanner.FoundOutbox> outboxes) {
+        for (String java : Migrations.javaMigrations(database.locations(), Thread.currentThread().getContextClassLoader())) {
+            findings.warning(scratch.label() + ": the Java-based migration " + java + " is not run by the check, which"
+                    + " applies the SQL migrations alone with a Flyway of its own: what it changes is missing from"
+                    + " the checked schema (see the plugin's docs, \"Isolation and versions\")");
+        }
         try {
             int applied = Migrations.migrate(scratch.url(), database.locations(), database.placeholders(),
                     findings::debug);

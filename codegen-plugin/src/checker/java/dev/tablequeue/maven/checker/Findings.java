@@ -69,6 +69,12 @@ final class Findings {
         emit(Protocol.WARN, where + ": " + message);
     }
 
+    /** A warning that belongs to no binding (a migration the check does not run). */
+    void warning(String message) {
+        warnings++;
+        emit(Protocol.WARN, message);
+    }
+
     /** A database left out, said aloud. */
     void skipped(String message) {
         emit(Protocol.SKIP, message);
