@@ -1,7 +1,9 @@
 package dev.tablequeue.spring;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -41,6 +43,12 @@ public class TableQueueProperties {
     private Map<String, Queue> queues = new LinkedHashMap<>();
     /** Settings of the Micrometer meters. */
     private final Metrics metrics = new Metrics();
+    /** Settings of the dashboard mounted in the service (with {@code tablequeue-dashboard} on the class path). */
+    private final Dashboard dashboard = new Dashboard();
+
+    public Dashboard getDashboard() {
+        return dashboard;
+    }
 
     public boolean isEnabled() {
         return enabled;
@@ -174,6 +182,65 @@ public class TableQueueProperties {
 
         public void setStatsEvery(Duration statsEvery) {
             this.statsEvery = positive(statsEvery, "metrics.stats-every");
+        }
+    }
+
+    /** The dashboard mounted in the service's servlet context. */
+    public static class Dashboard {
+        /** Whether the dashboard is mounted (default off: nothing is served). */
+        private boolean enabled;
+        /** The path it is mounted at; it ends with a slash, as the page's links are relative. */
+        private String path = "/actuator/tablequeue/";
+        /** Whether the page offers redrive, retry now, delete, pause and resume (default off: read-only). */
+        private boolean actions;
+        /** The page's heading. */
+        private String title = "tablequeue";
+        /** The Host values (host:port) the page answers to; empty leaves the Host check to the service. */
+        private List<String> allowedHosts = new ArrayList<>();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getPath() {
+            return path;
+        }
+
+        public void setPath(String path) {
+            Objects.requireNonNull(path, "dashboard.path");
+            if (!path.startsWith("/") || !path.endsWith("/") || path.equals("/") || path.contains("*")) {
+                throw new IllegalArgumentException("tablequeue.dashboard.path must start and end with / and name a"
+                        + " path below the root, such as /actuator/tablequeue/; was " + path);
+            }
+            this.path = path;
+        }
+
+        public boolean isActions() {
+            return actions;
+        }
+
+        public void setActions(boolean actions) {
+            this.actions = actions;
+        }
+
+        public String getTitle() {
+            return title;
+        }
+
+        public void setTitle(String title) {
+            this.title = Objects.requireNonNull(title, "dashboard.title");
+        }
+
+        public List<String> getAllowedHosts() {
+            return allowedHosts;
+        }
+
+        public void setAllowedHosts(List<String> allowedHosts) {
+            this.allowedHosts = new ArrayList<>(allowedHosts);
         }
     }
 }
