@@ -45,7 +45,7 @@ final class AsyncApiCommand implements Callable<Integer> {
     @Option(names = "--title", defaultValue = "tablequeue", description = "the document's title (default ${DEFAULT-VALUE})")
     String title;
 
-    @Option(names = "--version-of-service", paramLabel = "VERSION", defaultValue = "0",
+    @Option(names = "--service-version", paramLabel = "VERSION", defaultValue = "0",
             description = "the version of the service the document describes (default ${DEFAULT-VALUE})")
     String version;
 

@@ -118,7 +118,7 @@ class ServeAndAsyncApiTest {
     void asyncapi_describes_each_queue_with_its_payload_type_and_each_outbox_without_the_url() throws Exception {
         Run run = cli("asyncapi", "--url", url, "--classpath", jar.toString(), "--binding", "acme.ShopQueues#JOBS",
                 "--payload", "acme.Email", "--outbox", "acme.ShopQueues#OUTBOX", "--title", "shop",
-                "--version-of-service", "1.2");
+                "--service-version", "1.2");
 
         assertThat(run.code()).as(run.err()).isZero();
         JsonNode document = JSON.readTree(run.out());
