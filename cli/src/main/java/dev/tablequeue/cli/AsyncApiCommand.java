@@ -42,7 +42,8 @@ final class AsyncApiCommand implements Callable<Integer> {
             description = "a static OutboxBinding of the service whose table the service sends through; repeatable")
     List<String> outboxes = new ArrayList<>();
 
-    @Option(names = "--title", defaultValue = "tablequeue", description = "the document's title (default ${DEFAULT-VALUE})")
+    @Option(names = "--title", defaultValue = "tablequeue",
+            description = "the document's title (default ${DEFAULT-VALUE})")
     String title;
 
     @Option(names = "--service-version", paramLabel = "VERSION", defaultValue = "0",
