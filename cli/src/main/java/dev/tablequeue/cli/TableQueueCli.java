@@ -1,13 +1,15 @@
 package dev.tablequeue.cli;
 
 import dev.tablequeue.TableQueueException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code tablequeue} command: stats, redrive and purge of a service's queue tables, over a JDBC URL and
- * a binding constant of the service's own classes.
+ * The {@code tablequeue} command: stats, redrive and purge of a service's queue tables, its dashboard and its
+ * AsyncAPI document, over a JDBC URL and a binding constant of the service's own classes.
  *
  * <pre>
  * java -jar tablequeue-cli-VERSION-all.jar stats --url jdbc:postgresql://db/app?user=ops \
@@ -15,8 +17,9 @@ import picocli.CommandLine.Command;
  * </pre>
  */
 @Command(name = "tablequeue", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Reads and repairs the queues kept in a service's tables.",
-        subcommands = {StatsCommand.class, RedriveCommand.class, PurgeCommand.class})
+        description = "Reads, serves and repairs the queues kept in a service's tables.",
+        subcommands = {StatsCommand.class, RedriveCommand.class, PurgeCommand.class, ServeCommand.class,
+                AsyncApiCommand.class})
 public final class TableQueueCli implements Runnable {
     /**
      * The exit code of every refusal: a command that failed on the database, on its arguments' meaning, or on
@@ -59,6 +62,32 @@ public final class TableQueueCli implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Starts {@code tablequeue serve ARGS} and returns once the dashboard listens, instead of waiting for an
+     * interrupt as {@link #run} does: for tests, and for a host that stops the dashboard itself.
+     *
+     * @throws IllegalArgumentException where the arguments are refused (as {@code run} prints them)
+     */
+    public static Served serve(PrintWriter out, PrintWriter err, String... args) throws IOException {
+        CommandLine cli = new CommandLine(new TableQueueCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        String[] all = new String[args.length + 1];
+        all[0] = "serve";
+        System.arraycopy(args, 0, all, 1, args.length);
+        CommandLine.ParseResult parsed = cli.parseArgs(all);
+        return ((ServeCommand) parsed.subcommand().commandSpec().userObject()).start();
+    }
+
+    /** A dashboard {@link #serve} started: where it is, and {@link #close()} to stop it and its connections. */
+    public interface Served extends AutoCloseable {
+        /** Where the page is: {@code http://host:port/}. */
+        URI uri();
+
+        @Override
+        void close();
     }
 
     private static int refuse(PrintWriter err, String message) {

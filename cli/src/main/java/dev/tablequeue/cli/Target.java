@@ -1,21 +1,26 @@
 package dev.tablequeue.cli;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.DeadLetter;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.QueueAdmin;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import javax.sql.DataSource;
 import org.jooq.impl.DSL;
 import picocli.CommandLine.Option;
 
@@ -62,6 +67,32 @@ final class Target {
         }
     }
 
+    /**
+     * The binding's table, and a small pool of connections to the database (what a server or a broker needs,
+     * which read from several threads); close it when done.
+     */
+    Pooled openPool(int size) {
+        ServiceClassPath classes = ServiceClassPath.of(classpath);
+        try {
+            RoleBinding<?> b = BindingLoader.load(binding, classes.loader());
+            HikariConfig config = new HikariConfig();
+            config.setDataSource(new DriverSource(this, classes.loader()));
+            config.setMaximumPoolSize(size);
+            config.setMinimumIdle(1);
+            config.setPoolName("tablequeue-cli");
+            return new Pooled(b, new HikariDataSource(config), classes);
+        } catch (RuntimeException | Error e) {
+            classes.close();
+            throw e;
+        }
+    }
+
+    /** The admin of {@code dataSource}, reading "now" as {@code --now} says where it is given. */
+    QueueAdmin admin(DataSource dataSource) {
+        QueueAdmin admin = QueueAdmin.of(dataSource);
+        return now == null ? admin : admin.withClock(Clock.fixed(now, ZoneOffset.UTC));
+    }
+
     private Connection connect(ClassLoader loader) {
         Properties properties = new Properties();
         if (user != null) {
@@ -102,6 +133,74 @@ final class Target {
             } finally {
                 classes.close();
             }
+        }
+    }
+
+    /** A command's binding and pool, and the service's classes the binding came from. */
+    record Pooled(RoleBinding<?> binding, HikariDataSource pool, ServiceClassPath classes) implements AutoCloseable {
+        /** The queue {@code name} of the binding's table; the table's name where none is given. */
+        InboxQueue<?> queue(String name) {
+            return InboxQueue.of(binding, name != null ? name : binding.table().getName());
+        }
+
+        @Override
+        public void close() {
+            try {
+                pool.close();
+            } finally {
+                classes.close();
+            }
+        }
+    }
+
+    /**
+     * The pool's source of connections: the service's class path's drivers first, as {@link #open()} connects.
+     * Only getConnection is used (HikariCP asks nothing else of it).
+     */
+    private record DriverSource(Target target, ClassLoader loader) implements DataSource {
+        @Override
+        public Connection getConnection() throws SQLException {
+            try {
+                return target.connect(loader);
+            } catch (TableQueueException e) {
+                throw e.getCause() instanceof SQLException s ? s : new SQLException(e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return getConnection();
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {}
+
+        @Override
+        public void setLoginTimeout(int seconds) {}
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
         }
     }
 

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tablequeue.cli.TableQueueCli;
 import dev.tablequeue.test.contract.Jobs;
 import java.io.PrintWriter;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +18,7 @@ import java.util.List;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.jooq.impl.DSL;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -181,6 +185,56 @@ public abstract class CliContract extends AdminFixture {
                 .allSatisfy(err -> assertThat(err.strip().lines()).hasSize(1));
         assertThat(dsl().fetchCount(jobs)).isEqualTo(6);
         assertThat(dsl().fetchCount(DSL.table(DSL.name("cli_jobs_dead")))).isZero();
+    }
+
+    @Test
+    public final void serve_shows_the_seeded_queues_pending_count_and_refuses_a_post_without_the_csrf_token()
+            throws Exception {
+        String token = "cli-contract-token-0123456789";
+        HttpClient http = HttpClient.newHttpClient();
+        try (TableQueueCli.Served served = TableQueueCli.serve(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()), "--url", db.url(), "--binding", binding(), "--queue", "emails",
+                "--now", NOW.toString(), "--port", "0", "--actions", "--token", token)) {
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(served.uri())
+                    .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+            assertThat(page.body()).contains("emails").contains("data-figure=\"pending\">2<");
+
+            HttpResponse<String> post = http.send(HttpRequest.newBuilder(served.uri().resolve("run"))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("queue=0&action=redrive")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(post.statusCode()).as(post.body()).isEqualTo(403);
+            assertThat(post.body()).contains("no CSRF token");
+        }
+    }
+
+    @Test
+    public final void serve_with_actions_and_no_token_is_refused_in_one_line() {
+        Assumptions.assumeTrue(System.getenv("TABLEQUEUE_DASHBOARD_TOKEN") == null, "the environment gives a token");
+
+        Run run = cli("serve", "--url", db.url(), "--binding", binding(), "--port", "0", "--actions");
+
+        assertThat(run.code()).isEqualTo(TableQueueCli.FAILED);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().lines()).hasSize(1).first().asString()
+                .startsWith("tablequeue: --actions needs an access token");
+    }
+
+    @Test
+    public final void asyncapi_prints_a_channel_per_queue_and_nothing_of_the_data_source() throws Exception {
+        Run run = cli("asyncapi", "--url", db.url(), "--binding", binding());
+
+        assertThat(run.code()).as(run.err()).isZero();
+        JsonNode document = new ObjectMapper().readTree(run.out());
+        assertThat(document.path("asyncapi").asText()).isEqualTo("3.0.0");
+        assertThat(document.path("channels").size()).isEqualTo(2);
+        assertThat(run.out()).contains(CliBindings.TABLE + "/emails").contains(CliBindings.TABLE + "/escalated")
+                .doesNotContain(db.url()).doesNotContain("jdbc:").doesNotContain("127.0.0.1")
+                .doesNotContainIgnoringCase("password").doesNotContain("user=");
     }
 
     /** The binding constant of this database's table. */
