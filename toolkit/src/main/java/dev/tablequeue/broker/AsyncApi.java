@@ -61,6 +61,14 @@ public final class AsyncApi {
 
     AsyncApi() {}
 
+    /** The document of a broker's subscriptions ({@code served}) and routes. */
+    static AsyncApi of(List<ServedQueue> served, Map<String, QueueBroker.Route> routes) {
+        AsyncApi document = new AsyncApi();
+        served.forEach(document::receives);
+        routes.forEach((name, route) -> document.sends(name, route.binding()));
+        return document;
+    }
+
     /** Sets the document's title and the version of the service it describes. */
     public AsyncApi info(String title, String version) {
         this.title = Objects.requireNonNull(title, "title");

@@ -234,12 +234,7 @@ public final class QueueBroker {
      * user or password of the data source.
      */
     public AsyncApi asyncApi() {
-        AsyncApi document = new AsyncApi();
-        for (ServedQueue served : queues()) {
-            document.receives(served);
-        }
-        routes.forEach((name, route) -> document.sends(name, route.binding()));
-        return document;
+        return AsyncApi.of(queues(), routes);
     }
 
     /** The publisher of this broker: writes rows into the tables its routes and bindings lead to. */
