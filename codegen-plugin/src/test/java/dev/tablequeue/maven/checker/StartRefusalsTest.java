@@ -103,7 +103,7 @@ class StartRefusalsTest {
         site("QueueDialect: DialectException(name(), String.join(\", \", channels), \"this database delivers",
                 Scope.LEFT_OUT, "listenNotify(), a broker's setting");
         // the outbox's start
-        site("Outbox: SchemaException(\"outbox: the \" + statement.purpose() + \" statement of table",
+        site("OutboxPreparation: SchemaException(\"outbox: the \" + statement.purpose() + \" statement of table",
                 Scope.SHARED, "OutboxCheck prepares the same OutboxBinding.statements(dialect); proved by the invoker"
                         + " project outbox-dropped-column");
         site("Republisher: BindingException(b.tableName()", Scope.LEFT_OUT,
