@@ -10,16 +10,19 @@ import java.time.Duration;
 import org.springframework.stereotype.Component;
 
 /**
- * Invoices each placed order; the starter subscribes it because it is a bean. Transactional: {@link Invoices}
- * writes through the delivery's transaction, committed with the acknowledgement; a failure rolls it back, and
- * the job comes again after a backoff.
+ * Invoices each placed order and posts the invoice to the ledger; the starter subscribes it because it is a bean.
+ * Transactional: {@link Invoices} writes through the delivery's transaction, so the invoice commits with the
+ * acknowledgement; when the ledger refuses it, the invoice rolls back with the delivery, and the job comes again
+ * after a backoff.
  */
 @Component
 class InvoiceOrders implements QueueHandler<InvoiceJob> {
     private final Invoices invoices;
+    private final Ledger ledger;
 
-    InvoiceOrders(Invoices invoices) {
+    InvoiceOrders(Invoices invoices, Ledger ledger) {
         this.invoices = invoices;
+        this.ledger = ledger;
     }
 
     @Override
@@ -36,7 +39,8 @@ class InvoiceOrders implements QueueHandler<InvoiceJob> {
 
     @Override
     public Outcome handle(InvoiceJob job, Delivery delivery) {
-        invoices.issue(job.orderId());   // @Transactional: joins the delivery's transaction
-        return Outcome.ack();            // commits the invoice with the job's acknowledgement
+        long amount = invoices.issue(job.orderId());   // @Transactional: joins the delivery's transaction
+        ledger.post(job.orderId(), amount);            // throws where refused: the invoice rolls back with the job
+        return Outcome.ack();                          // commits the invoice with the job's acknowledgement
     }
 }

@@ -9,24 +9,22 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Issues invoices. Called from {@link InvoiceOrders}, a transactional handler, it joins the delivery's
- * transaction: the invoice commits with the job's acknowledgement, and a ledger that refuses it rolls it back
- * with the job, which comes again.
+ * transaction: the invoice commits with the job's acknowledgement, or rolls back with the job when the handler
+ * fails after it (the ledger refuses the invoice), and the job comes again.
  */
 @Service
 public class Invoices {
     private final DSLContext dsl;
-    private final Ledger ledger;
 
-    Invoices(DSLContext dsl, Ledger ledger) {
+    Invoices(DSLContext dsl) {
         this.dsl = dsl;
-        this.ledger = ledger;
     }
 
-    /** Writes the invoice of order {@code orderId} and posts it to the ledger. */
+    /** Writes the invoice of order {@code orderId}; returns its amount. */
     @Transactional
-    public void issue(long orderId) {
+    public long issue(long orderId) {
         long amount = dsl.select(ORDERS.AMOUNT_CENTS).from(ORDERS).where(ORDERS.ID.eq(orderId)).fetchSingle().value1();
         dsl.insertInto(INVOICES).set(INVOICES.ORDER_ID, orderId).set(INVOICES.AMOUNT_CENTS, amount).execute();
-        ledger.post(orderId, amount);
+        return amount;
     }
 }

@@ -169,15 +169,16 @@ class OrdersServiceTests {
     }
 
     @Test
-    void an_invoice_the_ledger_refuses_is_rolled_back_with_its_job_which_comes_again() {
+    void an_invoice_the_ledger_refuses_is_rolled_back_with_the_delivery_and_the_job_comes_again() {
         RefusingLedger ledger = context.getBean(RefusingLedger.class);
         ledger.refuseOnce.add(4200L);
         long id = context.getBean(Orders.class).place("carol@example.com", 4200);
 
         long job = jobOf(id);
         QueueWatch.Settled settled = context.getBean(QueueWatch.class).awaitAcknowledged(job, WAIT);
-        // the first attempt wrote the invoice, then the ledger refused it: had that invoice committed, the second
-        // attempt's insert would break the primary key and the job would never be acknowledged
+        // the first attempt's @Transactional service wrote the invoice, then the ledger refused it: had that invoice
+        // committed on a transaction of its own, the second attempt's insert would break the primary key and the
+        // job would never be acknowledged
         assertThat(settled.attempt()).isEqualTo(2);
         assertThat(ledger.posts.get(id)).isEqualTo(2);
         assertThat(count("SELECT count(*) FROM invoices WHERE order_id = " + id)).isEqualTo(1);
