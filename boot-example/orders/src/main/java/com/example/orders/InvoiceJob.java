@@ -1,0 +1,4 @@
+package com.example.orders;
+
+/** An invoicing job's payload: the order to invoice. */
+public record InvoiceJob(long orderId) {}
