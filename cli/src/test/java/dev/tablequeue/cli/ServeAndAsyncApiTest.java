@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tablequeue.broker.AsyncApiSchema;
 import dev.tablequeue.cli.ServiceJars.Run;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.contract.JobsTables;
@@ -60,6 +61,9 @@ class ServeAndAsyncApiTest {
             """;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A login given to the command, which the document must not hold (SQLite ignores it). */
+    private static final String USER = "svc_reader";
+    private static final String PASSWORD = "pw-7f3a9c-cli";
 
     @TempDir
     Path dir;
@@ -116,11 +120,13 @@ class ServeAndAsyncApiTest {
 
     @Test
     void asyncapi_describes_each_queue_with_its_payload_type_and_each_outbox_without_the_url() throws Exception {
-        Run run = cli("asyncapi", "--url", url, "--classpath", jar.toString(), "--binding", "acme.ShopQueues#JOBS",
-                "--payload", "acme.Email", "--outbox", "acme.ShopQueues#OUTBOX", "--title", "shop",
-                "--service-version", "1.2");
+        Run run = cli("asyncapi", "--url", url, "--user", USER, "--password", PASSWORD, "--classpath",
+                jar.toString(), "--binding", "acme.ShopQueues#JOBS", "--payload", "acme.Email", "--outbox",
+                "acme.ShopQueues#OUTBOX", "--title", "shop", "--service-version", "1.2");
 
         assertThat(run.code()).as(run.err()).isZero();
+        assertThat(AsyncApiSchema.errors(run.out())).as("valid AsyncAPI 3.0.0").isEmpty();
+        assertThat(run.out()).doesNotContain(USER).doesNotContain(PASSWORD).doesNotContain("jdbc:");
         JsonNode document = JSON.readTree(run.out());
         assertThat(document.path("asyncapi").asText()).isEqualTo("3.0.0");
         assertThat(document.path("info").path("title").asText()).isEqualTo("shop");
@@ -136,6 +142,7 @@ class ServeAndAsyncApiTest {
                 "--queue", "invoices");
 
         assertThat(run.code()).as(run.err()).isZero();
+        assertThat(AsyncApiSchema.errors(run.out())).as("valid AsyncAPI 3.0.0").isEmpty();
         JsonNode document = JSON.readTree(run.out());
         assertThat(document.path("channels").size()).isEqualTo(1);
         assertThat(run.out()).contains("shop_jobs/invoices").doesNotContain("shop_jobs/emails").doesNotContain(url);
