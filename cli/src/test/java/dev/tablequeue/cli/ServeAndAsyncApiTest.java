@@ -47,6 +47,10 @@ class ServeAndAsyncApiTest {
                 private static final Jobs OUTBOX_TABLE = new Jobs("shop_outbox", JobsTables.timeType(Engine.SQLITE));
 
                 public static final RoleBinding<Record> JOBS = Jobs.binding(TABLE, Form.LEASE);
+                /** The same table, bound as a service that deletes each row it acknowledges. */
+                public static final RoleBinding<Record> DELETING = RoleBinding.of(TABLE, TABLE.ID).group(TABLE.GRP)
+                        .retryAfter(TABLE.RETRY_AFTER).attempt(TABLE.ATTEMPT).payload(TABLE.PAYLOAD)
+                        .lease(TABLE.LOCKED_UNTIL).build();
                 public static final OutboxBinding<Record> OUTBOX =
                         OutboxBinding.of(OUTBOX_TABLE, OUTBOX_TABLE.ID, OUTBOX_TABLE.NOTE, OUTBOX_TABLE.PAYLOAD).build();
 
@@ -102,6 +106,20 @@ class ServeAndAsyncApiTest {
         // closed: the port no longer answers
         assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void serve_on_a_table_that_deletes_acknowledged_rows_says_why_it_draws_no_throughput_chart() throws Exception {
+        try (TableQueueCli.Served served = TableQueueCli.serve(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()), "--url", url, "--classpath", jar.toString(), "--binding",
+                "acme.ShopQueues#DELETING", "--queue", "emails", "--port", "0")) {
+            HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(served.uri()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("data-chart=\"none\"").contains("No throughput chart")
+                    .doesNotContain("<svg");
+        }
     }
 
     @Test
