@@ -79,7 +79,8 @@ final class Views {
             m.put("retried", stats.attempts().entrySet().stream().filter(e -> e.getKey() > 1)
                     .mapToLong(Map.Entry::getValue).sum());
             m.put("dead", stats.dead().isPresent() ? String.valueOf(stats.dead().getAsLong()) : "–");
-            m.put("processed", stats.processed());
+            // a table without processed_at deletes what it acknowledges: it keeps none, rather than 0
+            m.put("processed", q.queue().binding().has(Role.PROCESSED_AT) ? String.valueOf(stats.processed()) : "–");
             m.put("oldest", stats.oldestPendingAge().map(Views::age).orElse("–"));
             m.put("readError", "");
         } catch (RuntimeException e) {

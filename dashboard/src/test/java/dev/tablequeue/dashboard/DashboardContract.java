@@ -213,8 +213,8 @@ public abstract class DashboardContract extends BrokerFixture {
         org.awaitility.Awaitility.await().atMost(PATIENCE).until(() -> admin.acknowledgedByBroker(receipts, 15)
                 .counts().stream().mapToLong(Long::longValue).sum() == 3);
 
-        DashboardServer inService = Dashboard.builder(broker).title("receipts service").token(TOKEN).build()
-                .serve(new InetSocketAddress("127.0.0.1", 0));
+        DashboardServer inService = Dashboard.builder(broker).title("receipts service").clock(clock).token(TOKEN)
+                .build().serve(new InetSocketAddress("127.0.0.1", 0));
         servers.add(inService);
         open(inService);
         WebElement chart = browser.findElement(By.cssSelector("[data-queue='receipts'] .chartrow"));
@@ -235,6 +235,8 @@ public abstract class DashboardContract extends BrokerFixture {
         open(alone);
         WebElement none = browser.findElement(By.cssSelector("[data-queue='receipts'] .chartrow"));
         assertThat(none.getAttribute("data-chart")).isEqualTo("none");
+        assertThat(browser.findElement(By.cssSelector("[data-queue='receipts'] [data-figure='processed']")).getText())
+                .as("a table that deletes what it acknowledges keeps none").isEqualTo("–");
         assertThat(none.findElements(By.tagName("svg"))).isEmpty();
         assertThat(none.findElement(By.cssSelector("[data-figure='throughput']")).getText())
                 .contains("No throughput chart").contains("deletes a row when it is acknowledged")
