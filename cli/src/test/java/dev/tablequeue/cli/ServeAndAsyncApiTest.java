@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tablequeue.broker.AsyncApiSchema;
 import dev.tablequeue.cli.ServiceJars.Run;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.contract.JobsTables;
@@ -46,6 +47,10 @@ class ServeAndAsyncApiTest {
                 private static final Jobs OUTBOX_TABLE = new Jobs("shop_outbox", JobsTables.timeType(Engine.SQLITE));
 
                 public static final RoleBinding<Record> JOBS = Jobs.binding(TABLE, Form.LEASE);
+                /** The same table, bound as a service that deletes each row it acknowledges. */
+                public static final RoleBinding<Record> DELETING = RoleBinding.of(TABLE, TABLE.ID).group(TABLE.GRP)
+                        .retryAfter(TABLE.RETRY_AFTER).attempt(TABLE.ATTEMPT).payload(TABLE.PAYLOAD)
+                        .lease(TABLE.LOCKED_UNTIL).build();
                 public static final OutboxBinding<Record> OUTBOX =
                         OutboxBinding.of(OUTBOX_TABLE, OUTBOX_TABLE.ID, OUTBOX_TABLE.NOTE, OUTBOX_TABLE.PAYLOAD).build();
 
@@ -60,6 +65,9 @@ class ServeAndAsyncApiTest {
             """;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A login given to the command, which the document must not hold (SQLite ignores it). */
+    private static final String USER = "svc_reader";
+    private static final String PASSWORD = "pw-7f3a9c-cli";
 
     @TempDir
     Path dir;
@@ -101,6 +109,20 @@ class ServeAndAsyncApiTest {
     }
 
     @Test
+    void serve_on_a_table_that_deletes_acknowledged_rows_says_why_it_draws_no_throughput_chart() throws Exception {
+        try (TableQueueCli.Served served = TableQueueCli.serve(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()), "--url", url, "--classpath", jar.toString(), "--binding",
+                "acme.ShopQueues#DELETING", "--queue", "emails", "--port", "0")) {
+            HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(served.uri()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("data-chart=\"none\"").contains("No throughput chart")
+                    .doesNotContain("<svg");
+        }
+    }
+
+    @Test
     void serve_with_actions_and_no_token_is_refused_in_one_line_before_it_listens() {
         assumeTrue(System.getenv(ServeCommand.TOKEN_ENV) == null, "the environment gives a token");
 
@@ -116,11 +138,13 @@ class ServeAndAsyncApiTest {
 
     @Test
     void asyncapi_describes_each_queue_with_its_payload_type_and_each_outbox_without_the_url() throws Exception {
-        Run run = cli("asyncapi", "--url", url, "--classpath", jar.toString(), "--binding", "acme.ShopQueues#JOBS",
-                "--payload", "acme.Email", "--outbox", "acme.ShopQueues#OUTBOX", "--title", "shop",
-                "--service-version", "1.2");
+        Run run = cli("asyncapi", "--url", url, "--user", USER, "--password", PASSWORD, "--classpath",
+                jar.toString(), "--binding", "acme.ShopQueues#JOBS", "--payload", "acme.Email", "--outbox",
+                "acme.ShopQueues#OUTBOX", "--title", "shop", "--service-version", "1.2");
 
         assertThat(run.code()).as(run.err()).isZero();
+        assertThat(AsyncApiSchema.errors(run.out())).as("valid AsyncAPI 3.0.0").isEmpty();
+        assertThat(run.out()).doesNotContain(USER).doesNotContain(PASSWORD).doesNotContain("jdbc:");
         JsonNode document = JSON.readTree(run.out());
         assertThat(document.path("asyncapi").asText()).isEqualTo("3.0.0");
         assertThat(document.path("info").path("title").asText()).isEqualTo("shop");
@@ -136,6 +160,7 @@ class ServeAndAsyncApiTest {
                 "--queue", "invoices");
 
         assertThat(run.code()).as(run.err()).isZero();
+        assertThat(AsyncApiSchema.errors(run.out())).as("valid AsyncAPI 3.0.0").isEmpty();
         JsonNode document = JSON.readTree(run.out());
         assertThat(document.path("channels").size()).isEqualTo(1);
         assertThat(run.out()).contains("shop_jobs/invoices").doesNotContain("shop_jobs/emails").doesNotContain(url);

@@ -79,13 +79,14 @@ final class Views {
             m.put("retried", stats.attempts().entrySet().stream().filter(e -> e.getKey() > 1)
                     .mapToLong(Map.Entry::getValue).sum());
             m.put("dead", stats.dead().isPresent() ? String.valueOf(stats.dead().getAsLong()) : "–");
-            m.put("processed", stats.processed());
+            // a table without processed_at deletes what it acknowledges: it keeps none, rather than 0
+            m.put("processed", q.queue().binding().has(Role.PROCESSED_AT) ? String.valueOf(stats.processed()) : "–");
             m.put("oldest", stats.oldestPendingAge().map(Views::age).orElse("–"));
             m.put("readError", "");
         } catch (RuntimeException e) {
             m.put("readError", "Its counts cannot be read: " + e.getMessage());
         }
-        chart(admin, q, m);
+        chart(admin, served, q, m);
         List<Map<String, Object>> failing = rows(() -> admin.failing(q.queue(), ROWS), m, "failingNote");
         m.put("failing", failing);
         m.put("hasFailing", !failing.isEmpty());
@@ -96,16 +97,25 @@ final class Views {
         return m;
     }
 
-    private static void chart(QueueAdmin admin, Dashboard.Entry q, Map<String, Object> m) {
+    /**
+     * The throughput chart: from processed_at where the table keeps it; else, where the page runs with the
+     * service's broker, from the acknowledgements that broker counted; else no chart, and a note that says why.
+     */
+    private static void chart(QueueAdmin admin, boolean served, Dashboard.Entry q, Map<String, Object> m) {
         m.put("chart", "");
-        if (!q.queue().binding().has(Role.PROCESSED_AT)) {
-            m.put("chartNote", "no processed_at: not kept (an acknowledgement deletes the row)");
+        boolean kept = q.queue().binding().has(Role.PROCESSED_AT);
+        m.put("chartSource", kept ? "processed_at" : served ? "broker" : "none");
+        if (!kept && !served) {
+            m.put("chartNote", "No throughput chart: the table deletes a row when it is acknowledged (no"
+                    + " processed_at), and only the service's broker counts them; this page does not run with it.");
             return;
         }
         try {
-            Throughput t = admin.throughput(q.queue(), PERIOD, PERIODS);
+            Throughput t = kept ? admin.throughput(q.queue(), PERIOD, PERIODS)
+                    : admin.acknowledgedByBroker(q.queue(), PERIODS);
             m.put("chart", Chart.svg(t));
-            m.put("chartNote", Chart.caption(t));
+            m.put("chartNote", Chart.caption(t) + (kept ? "" : ", as this instance's broker counted them"
+                    + " (the table deletes acknowledged rows)"));
         } catch (RuntimeException e) {
             m.put("chartNote", "The throughput cannot be read: " + e.getMessage());
         }

@@ -196,6 +196,54 @@ public abstract class DashboardContract extends BrokerFixture {
         assertThat(waitFor(By.xpath("//button[text()='Resume']")).isDisplayed()).isTrue();
     }
 
+    @Test
+    public final void a_table_that_deletes_acknowledged_rows_charts_what_the_services_broker_counted_or_says_why_not()
+            throws IOException {
+        RoleBinding<Record> deleting = inForm(RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER)
+                .attempt(t.ATTEMPT).payload(t.PAYLOAD).lastError(t.LAST_ERROR), t, preferredForm());
+        InboxQueue<Record> receipts = InboxQueue.of(deleting, "receipts");
+        for (int i = 0; i < 3; i++) {
+            insert("receipts", NOW.minusSeconds(10), 1, null);
+        }
+        QueueBroker broker = broker();
+        broker.subscribe(receipts).payload(Job.class).handle((job, d) -> Outcome.ack());
+        broker.start();
+        QueueAdmin admin = QueueAdmin.of(broker);
+        awaitCount(t, "grp = 'receipts'", 0);
+        org.awaitility.Awaitility.await().atMost(PATIENCE).until(() -> admin.acknowledgedByBroker(receipts, 15)
+                .counts().stream().mapToLong(Long::longValue).sum() == 3);
+
+        DashboardServer inService = Dashboard.builder(broker).title("receipts service").clock(clock).token(TOKEN)
+                .build().serve(new InetSocketAddress("127.0.0.1", 0));
+        servers.add(inService);
+        open(inService);
+        WebElement chart = browser.findElement(By.cssSelector("[data-queue='receipts'] .chartrow"));
+        assertThat(chart.getAttribute("data-chart")).isEqualTo("broker");
+        assertThat(chart.findElement(By.cssSelector("[data-figure='throughput']")).getText())
+                .startsWith("3 acknowledged in the last 15 min")
+                .contains("as this instance's broker counted them");
+        List<WebElement> bars = chart.findElements(By.cssSelector("svg.chart rect"));
+        assertThat(bars).hasSize(15);
+        // acknowledged at the settable clock's minute, the last bar's
+        assertThat(bars.get(14).getDomAttribute("height")).isNotEqualTo("0.0");
+        assertThat(bars.subList(0, 14)).allSatisfy(bar -> assertThat(bar.getDomAttribute("height")).isEqualTo("0.0"));
+        screenshot("broker-chart");
+
+        DashboardServer alone = Dashboard.builder(QueueAdmin.of(pool).withClock(clock)).title("receipts service")
+                .clock(clock).token(TOKEN).queue(receipts).build().serve(new InetSocketAddress("127.0.0.1", 0));
+        servers.add(alone);
+        open(alone);
+        WebElement none = browser.findElement(By.cssSelector("[data-queue='receipts'] .chartrow"));
+        assertThat(none.getAttribute("data-chart")).isEqualTo("none");
+        assertThat(browser.findElement(By.cssSelector("[data-queue='receipts'] [data-figure='processed']")).getText())
+                .as("a table that deletes what it acknowledges keeps none").isEqualTo("–");
+        assertThat(none.findElements(By.tagName("svg"))).isEmpty();
+        assertThat(none.findElement(By.cssSelector("[data-figure='throughput']")).getText())
+                .contains("No throughput chart").contains("deletes a row when it is acknowledged")
+                .contains("does not run with it");
+        screenshot("no-chart");
+    }
+
     // ================================================================ refusals
 
     @Test

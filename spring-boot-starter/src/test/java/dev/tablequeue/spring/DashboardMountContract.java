@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tablequeue.broker.AsyncApiSchema;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.QueueBroker;
 import java.net.URI;
@@ -129,6 +130,7 @@ abstract class DashboardMountContract {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/json"));
+        assertThat(AsyncApiSchema.errors(response.body())).as("valid AsyncAPI 3.0.0").isEmpty();
         JsonNode document = new ObjectMapper().readTree(response.body());
         assertThat(document.path("asyncapi").asText()).isEqualTo("3.0.0");
         assertThat(document.path("info").path("title").asText()).isEqualTo("starter-test");

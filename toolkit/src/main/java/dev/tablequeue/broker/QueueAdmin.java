@@ -306,6 +306,20 @@ public final class QueueAdmin {
         return new Inspection(admin, clock).throughput(queue, period, periods);
     }
 
+    /**
+     * The deliveries of {@code queue} the admin's broker acknowledged in each of the last {@code minutes} (1 to 60)
+     * minutes of the broker's clock, the last one the minute under way: counted in memory as it writes them, so
+     * this instance's acknowledgements since it started. It is the throughput of a table that deletes a row when
+     * it is acknowledged, where {@link #throughput} has no processedAt column to read.
+     *
+     * @throws IllegalStateException where this admin has no broker
+     * @throws IllegalArgumentException where its broker does not serve {@code queue}
+     */
+    public Throughput acknowledgedByBroker(InboxQueue<?> queue, int minutes) {
+        QueueBroker b = requireBroker("count what " + queue + " acknowledged");
+        return b.subscriptions.of(queue).acknowledged.read(b.clock.instant(), minutes);
+    }
+
     // ------------------------------------------------------------------ subscriptions
 
     /** Pauses the subscription to {@code queue} on the admin's broker: see {@link QueueBroker#pause}. */

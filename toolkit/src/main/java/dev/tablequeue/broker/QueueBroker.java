@@ -65,7 +65,7 @@ public final class QueueBroker {
     /** Around each handler call of a transactional subscription; null: none. */
     final HandlerScope handlerScope;
 
-    private final Subscriptions subscriptions = new Subscriptions(this);
+    final Subscriptions subscriptions = new Subscriptions(this);
     private final Map<String, Route> routes;
     final BrokerInserts inserts;
     /** Wakes the started subscriptions of a table. */

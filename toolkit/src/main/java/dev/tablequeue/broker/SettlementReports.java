@@ -34,6 +34,9 @@ final class SettlementReports {
             case RETRY_AFTER -> ctx.returned(w.plan().delay());
             default -> { }
         }
+        if (w.plan().kind() == SettlementPlanner.Kind.ACK) {
+            ctx.acknowledged.add(ctx.now());
+        }
         if (w.plan().kind() == SettlementPlanner.Kind.DEAD_LETTER) {
             ctx.broker.listener.deadLettered(d, ctx.planner.destination());
         }

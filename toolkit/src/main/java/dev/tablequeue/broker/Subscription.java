@@ -50,6 +50,7 @@ final class Subscription<T> {
     final RoleBinding<?> binding;
     final Wakeup wakeup = new Wakeup();
     final Set<InWork> inWork = ConcurrentHashMap.newKeySet();
+    final Acknowledgements acknowledged = new Acknowledgements();
 
     private final Handler<T> handler;
     private final QueueDialect dialect;
@@ -104,8 +105,8 @@ final class Subscription<T> {
         RowReader reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         SettlementPlanner planner = new SettlementPlanner(binding, statements, mount.maxAttempts,
                 mount.deadLetterGroup, mount.deadLetterTable, queue.group(), queue);
-        ctx = new SubscriptionContext(broker, queue, statements, reader, planner, inWork, mount.transactional, lease,
-                wakeup, pollNanos);
+        ctx = new SubscriptionContext(broker, queue, statements, reader, planner, inWork, acknowledged,
+                mount.transactional, lease, wakeup, pollNanos);
         settlement = new Settlement(ctx, connection);
         handling = new Handling<>(mount, handler, planner, stopping);
         keys = new AdvisoryKeys(ctx, dialect.processKeys(connection).orElse(null));

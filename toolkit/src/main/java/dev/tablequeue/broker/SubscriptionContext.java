@@ -21,6 +21,8 @@ final class SubscriptionContext {
     final SettlementPlanner planner;
     /** The deliveries in work; a settlement removes its own. */
     final Set<InWork> inWork;
+    /** The acknowledgements written, by minute ({@link QueueAdmin#acknowledgedByBroker}). */
+    final Acknowledgements acknowledged;
     final WriteTurn turn;
     /** Whether each delivery's handler writes through a transaction of its own ({@link Mount#transactional()}). */
     final boolean transactional;
@@ -32,8 +34,8 @@ final class SubscriptionContext {
     private final long pollNanos;
 
     SubscriptionContext(QueueBroker broker, InboxQueue<?> queue, SubscriptionStatements statements, RowReader reader,
-            SettlementPlanner planner, Set<InWork> inWork, boolean transactional, Duration lease, Wakeup wakeup,
-            long pollNanos) {
+            SettlementPlanner planner, Set<InWork> inWork, Acknowledgements acknowledged, boolean transactional,
+            Duration lease, Wakeup wakeup, long pollNanos) {
         this.broker = broker;
         this.queue = queue;
         this.binding = queue.binding();
@@ -42,6 +44,7 @@ final class SubscriptionContext {
         this.reader = reader;
         this.planner = planner;
         this.inWork = inWork;
+        this.acknowledged = acknowledged;
         this.transactional = transactional;
         this.turn = WriteTurn.of(dialect);
         this.lease = lease;

@@ -5,7 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * How many rows a queue acknowledged per period, by their processed_at ({@link QueueAdmin#throughput}).
+ * How many rows a queue acknowledged per period: by their processed_at ({@link QueueAdmin#throughput}), or as
+ * the service's broker counted them ({@link QueueAdmin#acknowledgedByBroker}).
  *
  * @param from the start of the first period
  * @param period each period's length
