@@ -3,7 +3,12 @@ package dev.tablequeue.outbox.kafka;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.test.FreshDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -199,6 +204,18 @@ abstract class KafkaFixture {
                 lag += ends.get(e.getKey()).offset() - (e.getValue() == null ? 0 : e.getValue().offset());
             }
             return committed.isEmpty() ? -1 : lag;
+        }
+    }
+
+    /** Prints a drill's line of figures and appends it to {@code target/drill-figures.txt}. */
+    static void report(String line) {
+        System.out.println(line);
+        Path figures = Path.of("target", "drill-figures.txt");
+        try {
+            Files.writeString(figures, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + figures.toAbsolutePath(), e);
         }
     }
 }

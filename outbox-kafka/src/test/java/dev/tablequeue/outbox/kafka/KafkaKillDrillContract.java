@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.tablequeue.outbox.Outbox;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,7 +35,6 @@ abstract class KafkaKillDrillContract extends KafkaFixture {
     private static final int TRANSACTIONS = 20_000;
     /** The kill comes once this many records are confirmed. */
     private static final int KILL_AFTER = 300;
-    private static final Path FIGURES = Path.of("target", "drill-figures.txt");
 
     @Override
     protected abstract KafkaDatabase database();
@@ -139,15 +136,5 @@ abstract class KafkaKillDrillContract extends KafkaFixture {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(database().name().toLowerCase() + "-" + topic + ".log").toFile())
                 .start();
-    }
-
-    private static void report(String line) {
-        System.out.println(line);
-        try {
-            Files.writeString(FIGURES, line + System.lineSeparator(), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + FIGURES.toAbsolutePath(), e);
-        }
     }
 }
