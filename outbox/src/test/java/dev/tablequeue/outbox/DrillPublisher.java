@@ -74,6 +74,17 @@ public final class DrillPublisher {
                 }
             });
         }
+        // a drill that ends without killing this JVM (its own JVM killed) closes the input: this JVM goes too
+        Thread.ofPlatform().daemon(true).name("orphan-watch").start(() -> {
+            try {
+                while (System.in.read() != -1) {
+                    // the drill writes nothing; the read ends when the drill's end of the pipe closes
+                }
+            } catch (java.io.IOException e) {
+                // the pipe broke: the drill is gone
+            }
+            Runtime.getRuntime().halt(3);
+        });
         System.out.println("PUBLISHING " + threads + " threads, " + total + " transactions");
         System.out.flush();
         done.await();

@@ -5,8 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.outbox.Outbox;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
@@ -54,9 +52,8 @@ public final class DrillPublisher {
         String insert = "INSERT INTO " + data + " (n) VALUES (?)";
         AtomicInteger next = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(threads);
-        List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            running.add(Thread.ofPlatform().name("publisher-" + t).start(() -> {
+            Thread.ofPlatform().name("publisher-" + t).start(() -> {
                 try {
                     for (int n = next.getAndIncrement(); n < total; n = next.getAndIncrement()) {
                         int number = n;
@@ -77,8 +74,19 @@ public final class DrillPublisher {
                 } finally {
                     done.countDown();
                 }
-            }));
+            });
         }
+        // a drill that ends without killing this JVM (its own JVM killed) closes the input: this JVM goes too
+        Thread.ofPlatform().daemon(true).name("orphan-watch").start(() -> {
+            try {
+                while (System.in.read() != -1) {
+                    // the drill writes nothing; the read ends when the drill's end of the pipe closes
+                }
+            } catch (java.io.IOException e) {
+                // the pipe broke: the drill is gone
+            }
+            Runtime.getRuntime().halt(3);
+        });
         System.out.println("PUBLISHING " + threads + " threads, " + total + " transactions");
         System.out.flush();
         done.await();

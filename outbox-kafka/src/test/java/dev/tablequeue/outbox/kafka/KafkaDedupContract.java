@@ -8,6 +8,7 @@ import dev.tablequeue.outbox.Outbox;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.impl.DSL;
@@ -116,7 +117,7 @@ abstract class KafkaDedupContract extends KafkaFixture {
         int records = 40;
         for (String copy : List.of("a", "b")) {
             for (int n = 0; n < records; n++) {
-                kafka.publish(null, name, ("e" + n).getBytes(StandardCharsets.UTF_8), java.util.Map.of(
+                kafka.publish(null, name, ("e" + n).getBytes(StandardCharsets.UTF_8), Map.of(
                         Outbox.ID_HEADER, String.valueOf(1000 + n), KafkaTransport.KEY_HEADER, copy + n));
             }
         }

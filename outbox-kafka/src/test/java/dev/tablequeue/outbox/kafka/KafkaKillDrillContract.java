@@ -76,7 +76,7 @@ abstract class KafkaKillDrillContract extends KafkaFixture {
         for (Record r : dsl().select(table.ID, table.PAYLOAD).from(table).fetch()) {
             committed.put(r.get(table.ID), new String(r.get(table.PAYLOAD), StandardCharsets.UTF_8));
         }
-        Set<String> data_ = new HashSet<>(dsl().select(DSL.field(DSL.name("n"), String.class))
+        Set<String> dataRows = new HashSet<>(dsl().select(DSL.field(DSL.name("n"), String.class))
                 .from(DSL.table(DSL.name(data))).fetch().getValues(0, String.class));
         int onTopic = messagesOn(topic);
         List<Read> read = readAll(topic, onTopic, PATIENCE);
@@ -109,8 +109,8 @@ abstract class KafkaKillDrillContract extends KafkaFixture {
         assertThat(lost).as("committed records that never arrived").isZero();
         assertThat(strangers).as("messages of rolled-back transactions, or unlike their record").isEmpty();
         assertThat(committed.values()).as("each committed record's data row committed with it")
-                .allSatisfy(m -> assertThat(data_).contains(m.substring(1)));
-        assertThat(data_).as("data rows of transactions that rolled back")
+                .allSatisfy(m -> assertThat(dataRows).contains(m.substring(1)));
+        assertThat(dataRows).as("data rows of transactions that rolled back")
                 .noneMatch(n -> DrillPublisher.rollsBack(Integer.parseInt(n)));
         assertThat(confirmedAtKill).as("records confirmed before the kill").hasSizeGreaterThanOrEqualTo(KILL_AFTER);
         assertThat(resentIds).as("records the second instance sent").hasSize(resent)
