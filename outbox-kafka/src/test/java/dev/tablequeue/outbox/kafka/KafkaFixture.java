@@ -2,9 +2,13 @@ package dev.tablequeue.outbox.kafka;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.tablequeue.outbox.Outbox;
-import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.FreshDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,14 +17,16 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultConfiguration;
 import org.junit.jupiter.api.AfterAll;
@@ -33,8 +39,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * What the Kafka suites share: one broker for the whole run (started by the first class, stopped after the
- * last), a PostgreSQL database per class, fresh record tables and topics per test, and the outboxes and
- * transports a test opens (closed after it).
+ * last), a database per class (PostgreSQL, unless the class names another in {@link #database()}), fresh record
+ * tables and topics per test, and the outboxes and transports a test opens (closed after it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(KafkaFixture.SharedBroker.class)
@@ -56,10 +62,27 @@ abstract class KafkaFixture {
         }
     }
 
+    /** The database the class runs on. */
+    protected KafkaDatabase database() {
+        return KafkaDatabase.POSTGRES;
+    }
+
     @BeforeAll
     void openDatabase() {
-        db = FreshDatabase.create(Engine.POSTGRES, "kafka_" + getClass().getSimpleName());
-        pool = db.pool(8);
+        db = FreshDatabase.create(database().engine(), "kafka_" + getClass().getSimpleName());
+        pool = database() == KafkaDatabase.SQLITE ? walPool(db) : db.pool(8);
+    }
+
+    /** A pool on a SQLite file in WAL mode, as a service runs SQLite (readers do not wait for a writer). */
+    private static HikariDataSource walPool(FreshDatabase db) {
+        db.execute("PRAGMA journal_mode = WAL");
+        com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+        config.setJdbcUrl(db.url());
+        config.setMaximumPoolSize(8);
+        config.setMinimumIdle(0);
+        config.addDataSourceProperty("busy_timeout", "10000");
+        config.addDataSourceProperty("synchronous", "NORMAL");
+        return new HikariDataSource(config);
     }
 
     @AfterEach
@@ -89,7 +112,7 @@ abstract class KafkaFixture {
 
     /** A fresh record table. */
     Records records() {
-        Records t = new Records("outbox_" + NAMES.incrementAndGet());
+        Records t = new Records("outbox_" + NAMES.incrementAndGet(), database());
         db.execute(t.ddl());
         return t;
     }
@@ -108,8 +131,38 @@ abstract class KafkaFixture {
 
     /** A jOOQ context whose transactions carry the outbox's listener (a send follows the commit). */
     DSLContext jooq(Outbox outbox) {
-        return DSL.using(new DefaultConfiguration().set(pool).set(SQLDialect.POSTGRES)
+        return DSL.using(new DefaultConfiguration().set(pool).set(database().sqlDialect())
                 .set(outbox.transactionListener()));
+    }
+
+    /** A jOOQ context on the pool, for the test's own statements. */
+    DSLContext dsl() {
+        return DSL.using(pool, database().sqlDialect());
+    }
+
+    /** A fresh dedup table ({@link HandledTable}'s columns); its name. */
+    String handledTable() {
+        String name = "handled_" + NAMES.incrementAndGet();
+        db.execute(database().handled(name));
+        return name;
+    }
+
+    /** How many messages {@code topic} holds: the sum of its partitions' end offsets. */
+    static int messagesOn(String topic) throws Exception {
+        try (Admin admin = broker.admin()) {
+            var partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+            Map<TopicPartition, OffsetSpec> latest =
+                    new HashMap<>();
+            for (var p : partitions) {
+                latest.put(new TopicPartition(topic, p.partition()),
+                        OffsetSpec.latest());
+            }
+            long sum = 0;
+            for (var e : admin.listOffsets(latest).all().get().values()) {
+                sum += e.offset();
+            }
+            return Math.toIntExact(sum);
+        }
     }
 
     /** A message as a plain consumer reads it off the topic. */
@@ -137,5 +190,32 @@ abstract class KafkaFixture {
             }
         }
         return read;
+    }
+
+    /** What group {@code group} has still to commit on {@code topic}: -1 before its first commit. */
+    static long committedLag(String topic, String group) throws Exception {
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed = admin
+                    .listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            var ends = admin.listOffsets(committed.keySet().stream().collect(java.util.stream.Collectors.toMap(
+                    tp -> tp, tp -> OffsetSpec.latest()))).all().get();
+            long lag = 0;
+            for (var e : committed.entrySet()) {
+                lag += ends.get(e.getKey()).offset() - (e.getValue() == null ? 0 : e.getValue().offset());
+            }
+            return committed.isEmpty() ? -1 : lag;
+        }
+    }
+
+    /** Prints a drill's line of figures and appends it to {@code target/drill-figures.txt}. */
+    static void report(String line) {
+        System.out.println(line);
+        Path figures = Path.of("target", "drill-figures.txt");
+        try {
+            Files.writeString(figures, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + figures.toAbsolutePath(), e);
+        }
     }
 }
