@@ -16,6 +16,7 @@ import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.contract.Jobs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -165,6 +166,67 @@ public abstract class UniqueJobsContract extends BrokerFixture {
             threads.shutdownNow();
         }
         assertThat(count(t, "1 = 1")).isEqualTo(PAIRS);
+    }
+
+    @Test
+    public final void a_publish_behind_an_open_transaction_holding_its_key_follows_that_transactions_end()
+            throws Exception {
+        Jobs t = keyedTable(false);
+        RoleBinding<Record> b = bind(t, false);
+        Publisher p = broker().publisher();
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            for (int pair = 0; pair < 20; pair++) {
+                String key = "order-" + pair;
+                boolean firstCommits = pair % 2 == 0;
+                CountDownLatch firstWrote = new CountDownLatch(1);
+                CountDownLatch secondPublishing = new CountDownLatch(1);
+                Future<PublishResult> first = threads.submit(() -> {
+                    try {
+                        return dsl().transactionResult(tx -> {
+                            PublishResult r = p.publish(tx.dsl(), b, keyed(1, key));
+                            firstWrote.countDown();
+                            // the second publishes while this transaction holds the key (on PostgreSQL and MariaDB
+                            // it waits for this end), or just after it ends: either way it follows the outcome
+                            secondPublishing.await(30, TimeUnit.SECONDS);
+                            if (!firstCommits) {
+                                throw new RolledBack(r);
+                            }
+                            return r;
+                        });
+                    } catch (RolledBack e) {
+                        return e.result;
+                    }
+                });
+                assertThat(firstWrote.await(30, TimeUnit.SECONDS)).isTrue();
+                Future<PublishResult> second = threads.submit(() -> dsl().transactionResult(tx -> {
+                    secondPublishing.countDown();
+                    return p.publish(tx.dsl(), b, keyed(2, key));
+                }));
+                PublishResult one = first.get(60, TimeUnit.SECONDS);
+                PublishResult two = second.get(60, TimeUnit.SECONDS);
+                assertThat(one.inserted()).isTrue();
+                if (firstCommits) {
+                    assertThat(two).as("pair %d", pair).isEqualTo(PublishResult.keyTaken(b.tableName(), one.id()));
+                } else {
+                    assertThat(two.inserted()).as("pair %d: the first rolled back", pair).isTrue();
+                }
+                assertThat(count(t, "note = '" + key + "'")).as("pair %d", pair).isEqualTo(1);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** Rolls a test's transaction back, carrying what its publish returned. */
+    private static final class RolledBack extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient PublishResult result;
+
+        RolledBack(PublishResult result) {
+            super("rolled back on purpose");
+            this.result = result;
+        }
     }
 
     @Test
