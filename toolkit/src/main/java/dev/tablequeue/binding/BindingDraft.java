@@ -43,6 +43,7 @@ abstract class BindingDraft<R extends Record> {
     Opening opening;
     boolean headerFieldsSet;
     boolean dataSet;
+    boolean uniqueWhilePending;
 
     BindingDraft(Table<R> table, Field<?> id) {
         this.table = Objects.requireNonNull(table, "a binding needs its table");
@@ -61,6 +62,10 @@ abstract class BindingDraft<R extends Record> {
         checkTypes(broken);
         checkForm(broken);
         checkOwnEvents(broken);
+        if (uniqueWhilePending && !roles.containsKey(Role.PROCESSED_AT)) {
+            broken.add("uniqueKeyWhilePending(..) frees a key when its row is acknowledged, and the table has no"
+                    + " processedAt(..) column: an acknowledgement deletes the row, so declare uniqueKey(..)");
+        }
         // data(..) is taken in both modes: in row mode its columns are read with the row, and in either
         // mode the binding's insert writes them (a payout's account, say, which its lock key reads).
         return broken;

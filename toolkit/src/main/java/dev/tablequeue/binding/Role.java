@@ -29,7 +29,12 @@ public enum Role {
      * Why the row last failed: the exception's class and message, written with every retry, dead letter and
      * drop that a failure caused, in a text column.
      */
-    LAST_ERROR("lastError");
+    LAST_ERROR("lastError"),
+    /**
+     * A key no two rows share, kept by a unique index the service migrates: a publish whose key is taken writes
+     * no row ({@code uniqueKey(..)}, or {@code uniqueKeyWhilePending(..)} where only pending rows hold it).
+     */
+    UNIQUE_KEY("uniqueKey");
 
     private final String setting;
 

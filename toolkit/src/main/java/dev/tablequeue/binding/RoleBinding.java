@@ -50,6 +50,7 @@ public final class RoleBinding<R extends Record> {
     private final Set<Event> owned;
     private final Set<String> generated;
     private final boolean keysInOrder;
+    private final boolean uniqueWhilePending;
 
     private RoleBinding(Builder<R> b) {
         this.table = b.table;
@@ -65,6 +66,7 @@ public final class RoleBinding<R extends Record> {
         this.owned = own.events();
         this.generated = Set.copyOf(b.generatedNames());
         this.keysInOrder = false;
+        this.uniqueWhilePending = b.uniqueWhilePending;
     }
 
     private RoleBinding(RoleBinding<R> o) {
@@ -81,6 +83,7 @@ public final class RoleBinding<R extends Record> {
         this.owned = o.owned;
         this.generated = o.generated;
         this.keysInOrder = true;
+        this.uniqueWhilePending = o.uniqueWhilePending;
     }
 
     /** Starts the binding of {@code table}, whose rows are identified by {@code id}. */
@@ -149,6 +152,15 @@ public final class RoleBinding<R extends Record> {
     /** Whether claims take only the first unfinished row of each partition key ({@link #inKeyOrder()}). */
     public boolean keysInOrder() {
         return keysInOrder;
+    }
+
+    /**
+     * Whether the unique key ({@link Role#UNIQUE_KEY}) is held by pending rows only (those whose processed-at
+     * column is NULL), as {@code uniqueKeyWhilePending(..)} declares; false where it is held by every row, or
+     * the table has no unique key.
+     */
+    public boolean uniqueWhilePending() {
+        return uniqueWhilePending;
     }
 
     /** The columns that each hold one header (the header-fields layout), empty otherwise. */
@@ -230,7 +242,7 @@ public final class RoleBinding<R extends Record> {
      * Declares a binding, one setting at a time; {@link #build()} checks every rule a type cannot carry and
      * throws {@link BindingException} naming the table and the rule.
      */
-    public static final class Builder<R extends Record> extends OwnSettings<R> {
+    public static final class Builder<R extends Record> extends UniqueKeySettings<R> {
 
         private Builder(Table<R> table, Field<?> id) {
             super(table, id);

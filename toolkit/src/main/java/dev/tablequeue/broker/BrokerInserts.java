@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
@@ -25,17 +26,35 @@ import org.jooq.Field;
  */
 final class BrokerInserts {
     private final QueueDialect dialect;
+    private final UniquePublish unique;
     private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
     private final Map<RoleBinding<?>, Optional<Statement>> returning = new ConcurrentHashMap<>();
     private final Map<RoleBinding<?>, Map<LeadingInsert, Optional<Statement>>> withLeading = new ConcurrentHashMap<>();
 
     BrokerInserts(QueueDialect dialect) {
         this.dialect = dialect;
+        this.unique = new UniquePublish(dialect);
     }
 
     /** The insert of {@code binding}, built once per binding. */
     Statement insert(RoleBinding<?> binding) {
         return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
+    }
+
+    /**
+     * Publishes one row of {@code binding}'s table per element of {@code values} (the insert's values, in order)
+     * and returns each row's result in order: {@link #write}'s, or where the table has a unique key,
+     * {@link UniquePublish}'s (a row whose key is taken writes nothing).
+     */
+    List<PublishResult> publish(Connection c, RoleBinding<?> binding, List<List<Object>> values) throws SQLException {
+        if (binding.has(Role.UNIQUE_KEY)) {
+            return unique.write(c, binding, values, this);
+        }
+        List<PublishResult> results = new ArrayList<>(values.size());
+        for (Object id : write(c, binding, values)) {
+            results.add(PublishResult.inserted(binding.tableName(), id));
+        }
+        return results;
     }
 
     /**
@@ -86,6 +105,9 @@ final class BrokerInserts {
 
     /** The insert of {@code binding} that writes {@code leading}'s row in the same statement; empty where none can. */
     Optional<Statement> insertWith(RoleBinding<?> binding, LeadingInsert leading) {
+        if (binding.has(Role.UNIQUE_KEY)) {
+            return Optional.empty(); // a leading row would be written for a message whose key may be taken
+        }
         Map<LeadingInsert, Optional<Statement>> byLeading = withLeading.computeIfAbsent(binding,
                 b -> new ConcurrentHashMap<>());
         Optional<Statement> insert = byLeading.get(leading);
@@ -107,6 +129,9 @@ final class BrokerInserts {
                 users.putIfAbsent(route.binding(), "route \"" + name + "\"");
             }
         });
-        users.forEach((binding, user) -> StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW));
+        users.forEach((binding, user) -> {
+            StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW);
+            unique.checked(binding);
+        });
     }
 }

@@ -43,6 +43,14 @@ public final class PublishResult {
     }
 
     /**
+     * A publish into a table with a unique key that wrote no row, because the row {@code id} of {@code table}
+     * holds its key already (read in the publish's transaction).
+     */
+    public static PublishResult keyTaken(String table, Object id) {
+        return new PublishResult(Objects.requireNonNull(table, "table"), id, false, false);
+    }
+
+    /**
      * A publish that wrote no row: a message a transport sent with no outbox record (a name the outbox does not
      * track), or one a publish middleware did not pass on.
      */
@@ -53,7 +61,8 @@ public final class PublishResult {
     /**
      * The id of the row written, in the Java type of the binding's id column where the broker read it (a
      * {@code Long} for a {@code BIGINT} identity): the database's generated id, or the one the message gave.
-     * Null where no row was written, or where the service's own insert ({@link OwnInsert}) wrote it.
+     * For a key taken ({@link #keyTaken}), the id of the row that holds it. Null where no row was written, or
+     * where the service's own insert ({@link OwnInsert}) wrote it.
      */
     public Object id() {
         return id;
@@ -66,7 +75,8 @@ public final class PublishResult {
 
     /**
      * Whether the publish wrote its row: true for every publish that did. False where it wrote none: a message
-     * a transport sent with no outbox record, one a middleware did not pass on.
+     * a transport sent with no outbox record, one a middleware did not pass on, or a message whose unique key a
+     * row holds already ({@link #keyTaken}: then {@link #id()} and {@link #table()} name that row).
      */
     public boolean inserted() {
         return inserted;
@@ -95,7 +105,8 @@ public final class PublishResult {
     @Override
     public String toString() {
         if (!inserted) {
-            return "PublishResult[no row written]";
+            return table == null ? "PublishResult[no row written]"
+                    : "PublishResult[no row written: " + table + " id " + id + " holds the key]";
         }
         return "PublishResult[" + table + " id " + id + (deferred ? ", sent after the commit" : "") + "]";
     }

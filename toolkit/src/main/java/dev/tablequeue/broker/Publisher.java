@@ -289,15 +289,11 @@ public final class Publisher {
         for (Message message : messages) {
             values.add(rows.values(binding, message));
         }
-        List<Object> ids = broker.inserts.write(c, binding, values);
+        List<PublishResult> results = broker.inserts.publish(c, binding, values);
         if (broker.listenNotify) {
             for (String group : groups(binding, messages)) {
                 notify(c, binding, group);
             }
-        }
-        List<PublishResult> results = new ArrayList<>(ids.size());
-        for (Object id : ids) {
-            results.add(PublishResult.inserted(binding.tableName(), id));
         }
         return results;
     }
@@ -368,7 +364,11 @@ public final class Publisher {
             }
             id = MessageRows.givenId(binding, message);
         } else {
-            id = broker.inserts.write(c, binding, List.of(rows.values(binding, message))).get(0);
+            PublishResult result = broker.inserts.publish(c, binding, List.of(rows.values(binding, message))).get(0);
+            if (broker.listenNotify && result.inserted()) {
+                notify(c, binding, group(binding, message));
+            }
+            return result;
         }
         if (broker.listenNotify) {
             notify(c, binding, group(binding, message));

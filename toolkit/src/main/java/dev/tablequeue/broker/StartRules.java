@@ -5,11 +5,13 @@ import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
+import dev.tablequeue.dialect.UniqueInsert;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -104,8 +106,43 @@ public final class StartRules {
      */
     public static int insert(QueueDialect dialect, Connection connection, RoleBinding<?> binding, Statement insert,
             String user, Consumer<? super Refusal> refusals) {
-        return prepare(dialect, connection, insert, binding.tableName(), user + " (the insert writes "
-                + binding.insertColumns().stream().map(f -> f.getName()).toList() + ")", refusals);
+        String writes = user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList()
+                + ")";
+        int prepared = prepare(dialect, connection, insert, binding.tableName(), writes, refusals);
+        if (binding.has(Role.UNIQUE_KEY)) {
+            prepared += unique(dialect, connection, binding, writes, refusals);
+        }
+        return prepared;
+    }
+
+    /**
+     * The rules of a table with a unique key: the dialect publishes into one, a unique index keeps the key as the
+     * binding declares it, and the unique publish's statements prepare; returns how many prepared.
+     */
+    private static int unique(QueueDialect dialect, Connection connection, RoleBinding<?> binding, String user,
+            Consumer<? super Refusal> refusals) {
+        Optional<UniqueInsert> unique = dialect.uniqueInsert(binding);
+        if (unique.isEmpty()) {
+            refusals.accept(new Refusal(new SchemaException(user + ": table \"" + binding.tableName() + "\" declares"
+                    + " a unique key, and the " + dialect.name() + " dialect has no unique publish")));
+            return 0;
+        }
+        try {
+            Optional<String> problem = unique.get().indexProblem(connection);
+            if (problem.isPresent()) {
+                refusals.accept(new Refusal(new SchemaException(user + ": " + problem.get())));
+                return 0;
+            }
+        } catch (SQLException e) {
+            refusals.accept(new Refusal(new SchemaException(user + ": the unique indexes of table \""
+                    + binding.tableName() + "\" cannot be read: " + e.getMessage(), e), null, e));
+            return 0;
+        }
+        int prepared = 0;
+        for (Statement statement : unique.get().statements()) {
+            prepared += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
+        }
+        return prepared;
     }
 
     /** The rules on the binding alone that its build leaves to the start. */

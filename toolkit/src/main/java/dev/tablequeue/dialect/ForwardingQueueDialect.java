@@ -213,6 +213,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
+    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> binding) {
+        return delegate.uniqueInsert(binding);
+    }
+
+    @Override
     public Optional<Statement> insertWith(RoleBinding<?> binding, dev.tablequeue.transport.LeadingInsert leading) {
         return delegate.insertWith(binding, leading);
     }

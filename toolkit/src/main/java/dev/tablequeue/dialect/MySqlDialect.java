@@ -336,4 +336,9 @@ public final class MySqlDialect extends JooqQueueDialect {
             s.execute("DEALLOCATE PREPARE tq_check");
         }
     }
+
+    @Override
+    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
+        return Optional.of(new DuplicateKeyInsert(this, b));
+    }
 }

@@ -577,4 +577,9 @@ public final class PostgresDialect extends JooqQueueDialect {
     public boolean keepsPreparedStatements() {
         return true;
     }
+
+    @Override
+    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
+        return Optional.of(new ConflictTargetInsert(this, b, ConflictTargetInsert::explainFindsNone));
+    }
 }

@@ -265,6 +265,11 @@ public interface QueueDialect {
         return Optional.empty();
     }
 
+    /** The publish into {@code binding}'s table, which has a unique key; empty where the database has none. */
+    default Optional<UniqueInsert> uniqueInsert(RoleBinding<?> binding) {
+        return Optional.empty();
+    }
+
     /** Announces a row of {@code channel}'s group to listeners; empty where the database has no notifications. */
     Optional<Statement> notify(String channel);
 

@@ -298,4 +298,9 @@ public final class SqliteDialect extends JooqQueueDialect {
     private static String formName(Form form) {
         return form.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
     }
+
+    @Override
+    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
+        return Optional.of(new ConflictTargetInsert(this, b, ConflictTargetInsert::compileFindsNone));
+    }
 }

@@ -91,6 +91,21 @@ public final class Jdbc {
     }
 
     /**
+     * Runs an insert once and returns the value the database generated for column {@code key}, or null where the
+     * driver reports none (MariaDB's, for an {@code ON DUPLICATE KEY UPDATE} that wrote no row).
+     */
+    public static Object insertKey(Connection c, Statement insert, Binds binds, String key, QueueDialect dialect)
+            throws SQLException {
+        return run(c, insert.sql(), new String[] {key}, dialect, ps -> {
+            StatementBinder.bind(ps, insert, binds, dialect);
+            ps.executeUpdate();
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                return rs.next() ? rs.getObject(1) : null;
+            }
+        });
+    }
+
+    /**
      * Runs a statement that returns one value per execution (an insert's {@code RETURNING id}) once per
      * {@code binds}, on one prepared statement, and returns the first column of each.
      */

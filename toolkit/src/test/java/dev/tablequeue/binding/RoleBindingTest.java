@@ -46,7 +46,8 @@ class RoleBindingTest {
                 declaredTwice("lease", b -> b.lease(t.LOCKED_UNTIL).lease(t.PROCESSED_AT)),
                 declaredTwice("headers", b -> b.headers(t.HEADERS).headers(t.CUSTOMER)),
                 declaredTwice("payload", b -> b.payload(t.PAYLOAD).payload(t.QUEUE)),
-                declaredTwice("lastError", b -> b.lastError(t.LAST_ERROR).lastError(t.LAST_ERROR)));
+                declaredTwice("lastError", b -> b.lastError(t.LAST_ERROR).lastError(t.LAST_ERROR)),
+                declaredTwice("uniqueKey", b -> b.uniqueKey(t.CUSTOMER).uniqueKey(t.QUEUE)));
     }
 
     private static Arguments declaredTwice(String setting, UnaryOperator<RoleBinding.Builder<Record>> twice) {
@@ -253,5 +254,24 @@ class RoleBindingTest {
                 .anySatisfy(rule -> assertThat(rule).contains("lease(..) and databaseClock() cannot go together"))
                 .anySatisfy(rule -> assertThat(rule).contains("only taken in the advisory form"))
                 .anySatisfy(rule -> assertThat(rule).contains("two layouts"));
+    }
+
+    @Test
+    void a_key_unique_while_pending_on_a_table_that_deletes_its_acknowledged_rows_is_refused() {
+        refusedFor(tickets().uniqueKeyWhilePending(SUPPORT_TICKETS.CUSTOMER), "support_tickets",
+                "uniqueKeyWhilePending(..)", "no processedAt(..) column", "declare uniqueKey(..)");
+    }
+
+    @Test
+    void a_unique_key_is_written_by_the_insert_and_says_whether_only_pending_rows_hold_it() {
+        RoleBinding<Record> always = tickets().uniqueKey(SUPPORT_TICKETS.CUSTOMER).build();
+        RoleBinding<Record> pending = tickets().processedAt(SUPPORT_TICKETS.PROCESSED_AT)
+                .partitionKey(SUPPORT_TICKETS.QUEUE).uniqueKeyWhilePending(SUPPORT_TICKETS.CUSTOMER).build();
+
+        assertThat(always.column(Role.UNIQUE_KEY)).contains(SUPPORT_TICKETS.CUSTOMER);
+        assertThat(always.uniqueWhilePending()).isFalse();
+        assertThat(always.insertColumns()).contains(SUPPORT_TICKETS.CUSTOMER);
+        assertThat(pending.uniqueWhilePending()).isTrue();
+        assertThat(pending.inKeyOrder().uniqueWhilePending()).isTrue();
     }
 }

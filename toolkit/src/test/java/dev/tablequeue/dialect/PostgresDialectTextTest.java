@@ -305,4 +305,24 @@ class PostgresDialectTextTest {
                 .hasMessageContaining("63");
         assertThat(List.of(dialect.name(), dialect.sqlDialect().getName())).containsExactly("postgres", "Postgres");
     }
+
+    @Test
+    void the_unique_insert_names_its_conflict_target_and_the_pending_predicate_and_returns_the_id() {
+        UniqueInsert always = dialect.uniqueInsert(roles().uniqueKey(t.NOTE).build()).orElseThrow();
+        UniqueInsert pending = dialect.uniqueInsert(roles().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();
+
+        assertThat(always.statements()).extracting(Statement::sql).containsExactly(
+                "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)"
+                        + " on conflict (\"note\") do nothing returning \"id\"",
+                "select \"id\" from \"email_jobs\" where \"note\" = ?");
+        assertThat(pending.statements()).extracting(Statement::sql).containsExactly(
+                "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)"
+                        + " on conflict (\"note\") where \"processed_at\" is null do nothing returning \"id\"",
+                "select \"id\" from \"email_jobs\" where (\"note\" = ? and \"processed_at\" is null)");
+        // the holder read binds the key as the insert's value of the key column, so one row's binds serve both
+        assertThat(pending.statements().get(1).params()).singleElement()
+                .satisfies(p -> assertThat(p.kind()).isEqualTo(Kind.VALUE))
+                .satisfies(p -> assertThat(p.index()).isEqualTo(2));
+    }
+
 }

@@ -205,4 +205,16 @@ class SqliteDialectTextTest {
         assertThat(dialect.supportsNotify()).isFalse();
         assertThat(dialect.notify("email_jobs")).isEmpty();
     }
+
+    @Test
+    void the_unique_insert_names_its_conflict_target_and_the_pending_predicate_and_returns_the_id() {
+        UniqueInsert pending = dialect.uniqueInsert(roles().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();
+
+        assertThat(pending.statements().get(0).sql()).endsWith(
+                " on conflict (`note`) where `processed_at` is null do nothing returning `id`");
+        // no FOR UPDATE, which jOOQ would render and SQLite does not take
+        assertThat(pending.statements().get(1).sql())
+                .isEqualTo("select `id` from `email_jobs` where (`note` = ? and `processed_at` is null)");
+    }
+
 }

@@ -17,6 +17,7 @@ final class RoleTypes {
             case RETRY_AFTER, PROCESSED_AT, LEASE -> schema.timeFamilies();
             case HEADERS -> EnumSet.of(TypeFamily.TEXT, TypeFamily.JSON);
             case LAST_ERROR -> EnumSet.of(TypeFamily.TEXT);
+            case UNIQUE_KEY -> null;
             case PAYLOAD -> EnumSet.of(TypeFamily.BINARY, TypeFamily.TEXT, TypeFamily.JSON);
         };
     }

@@ -69,6 +69,16 @@ class StartRefusalsTest {
                 "the driver failing to read a column's default: no schema makes it happen");
         site("AttemptDefault: SchemaException(user + \": the attempt column \\\"\" + column + \"\\\" of table",
                 Scope.PROVED, "attempt default");
+        // a table with a unique key (uniqueKey(..), uniqueKeyWhilePending(..)): its index, at the start and a publish
+        site("StartRules: SchemaException(user + \": \" + problem.get())", Scope.PROVED, "unique index");
+        site("StartRules: SchemaException(user + \": table \\\"\" + binding.tableName()", Scope.LEFT_OUT,
+                "unreachable with the built-in dialects, which all publish into a table with a unique key");
+        site("StartRules: SchemaException(user + \": the unique indexes of table", Scope.SHARED,
+                "the server failing to read the table's indexes: no schema makes it happen");
+        site("UniquePublish: SchemaException(\"publish: \" + problem.get())", Scope.LEFT_OUT,
+                "a publish's, into a binding no route or subscription named (UniqueJobsContract proves it)");
+        site("UniquePublish: SchemaException(\"publish: table", Scope.LEFT_OUT,
+                "a publish's, on a dialect of the service's own without a unique publish");
         // the dialects' acceptance of a binding (validate) and their statement builders
         site("SqliteDialect: DialectException(name(), b.tableName(), \"SQLite has no row locks, so a table",
                 Scope.PROVED, "row lock");
@@ -213,6 +223,9 @@ class StartRefusalsTest {
                 Arguments.of("own fetch", START + "OWN_FETCH", "classpath:fixture/sqlite",
                         "start() refuses its subscriptions: an own fetch reads the ids an own claim returns"),
                 Arguments.of("row lock", START + "ROW_LOCK", "classpath:fixture/sqlite", "SQLite has no row locks"),
+                Arguments.of("unique index", START + "UNIQUE_KEY", "classpath:fixture/sqlite",
+                        "start() refuses its subscriptions and publishes (the insert writes [payload,"
+                                + " locked_until]): table \"fixture_jobs\" has no unique index on column \"locked_until\""),
                 Arguments.of("isolation", START + "ISOLATION", "classpath:fixture/sqlite",
                         "SQLite runs every transaction serializable"));
     }

@@ -31,4 +31,12 @@ public final class StartQueues {
             .payload(FIXTURE_JOBS.PAYLOAD)
             .ownFetch((ctx, ids) -> ctx.newResult())
             .build();
+
+    /** A unique key on a column that no unique index of the table keeps unique. */
+    public static final RoleBinding<Record> UNIQUE_KEY = RoleBinding.of(FIXTURE_JOBS, FIXTURE_JOBS.ID)
+            .attempt(FIXTURE_JOBS.ATTEMPT)
+            .payload(FIXTURE_JOBS.PAYLOAD)
+            .advisory("fixture-{id}")
+            .uniqueKey(FIXTURE_JOBS.LOCKED_UNTIL)
+            .build();
 }

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Unique jobs, on MariaDB. */
+class MariaDbUniqueJobsIT extends UniqueJobsContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}
