@@ -72,7 +72,8 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         AT_SETTLEMENT
     }
 
-    private record Tracked(Target target, Mark mark) {}
+    /** A joined delivery's record; {@code key} its place in {@link #inWork}, held until its settlement ends (or null). */
+    private record Tracked(Target target, Mark mark, InWork key) {}
 
     DeliveryTracking(Outbox outbox, DataSource dataSource) {
         this.outbox = outbox;
@@ -96,6 +97,7 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         if (!inWork.add(key)) {
             return Outcome.retryAfter(IN_WORK_WAIT);
         }
+        boolean keyToSettlement = false;
         try {
             boolean processed;
             try (Connection c = dataSource.getConnection()) {
@@ -109,14 +111,21 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
                 return Outcome.ack();
             }
             if (delivery.joinsSettlement() && settlesBuiltIn(t.r())) {
-                joined.put(delivery, new Tracked(t, Mark.AT_SETTLEMENT));
-                return next.call();
+                // the record stays in work until the transaction that marks it has ended (ended(..)): a copy that
+                // comes meanwhile would read it unmarked
+                joined.put(delivery, new Tracked(t, Mark.AT_SETTLEMENT, key));
+                Outcome outcome = next.call();
+                keyToSettlement = true;
+                return outcome;
             }
             Outcome outcome = next.call();
             settle(t.r(), t.id(), outcome);
             return outcome;
         } finally {
-            inWork.remove(key);
+            if (!keyToSettlement) {
+                inWork.remove(key);
+                joined.computeIfPresent(delivery, (d, tracked) -> new Tracked(tracked.target(), tracked.mark(), null));
+            }
         }
     }
 
@@ -161,7 +170,7 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
             boolean[] changed = e.getKey().statements().marks.mark(c, rows.stream().map(x -> x.getValue().id()).toList());
             for (int i = 0; i < rows.size(); i++) {
                 joined.put(rows.get(i).getKey(), new Tracked(rows.get(i).getValue(),
-                        changed[i] ? Mark.AT_CLAIM : Mark.PROCESSED));
+                        changed[i] ? Mark.AT_CLAIM : Mark.PROCESSED, null));
             }
         }
     }
@@ -176,7 +185,7 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         Map<Registration, List<Object>> undo = new LinkedHashMap<>();
         Map<Registration, List<Object>> mark = new LinkedHashMap<>();
         for (Settled s : settled) {
-            Tracked t = joined.remove(s.delivery());
+            Tracked t = joined.get(s.delivery());
             if (t == null || t.mark() == Mark.PROCESSED) {
                 continue;
             }
@@ -195,6 +204,17 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
             List<Object> ids = new ArrayList<>(e.getValue());
             ids.sort(Comparator.comparing(DeliveryTracking::comparable));
             e.getKey().statements().marks.markSettled(c, ids);
+        }
+    }
+
+    /** The settlement's transaction has ended: its records are what every connection reads, and leave work. */
+    @Override
+    public void ended(List<Delivery> deliveries) {
+        for (Delivery d : deliveries) {
+            Tracked t = joined.remove(d);
+            if (t != null && t.key() != null) {
+                inWork.remove(t.key());
+            }
         }
     }
 

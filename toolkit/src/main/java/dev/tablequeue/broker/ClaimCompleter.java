@@ -120,6 +120,7 @@ final class ClaimCompleter implements Completer {
         } finally {
             group.lock.unlock();
             reports.forget(outcomes);
+            settlement.ended(outcomes);
         }
     }
 

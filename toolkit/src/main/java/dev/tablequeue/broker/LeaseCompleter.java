@@ -121,6 +121,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             d.lock.unlock();
             tx.end();
             reports.forget(List.of(p));
+            settlement.ended(List.of(p));
         }
     }
 
@@ -177,6 +178,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             }
             ctx.turn.unlock();
             reports.forget(outcomes);
+            settlement.ended(outcomes);
         }
     }
 

@@ -108,6 +108,22 @@ final class Settlement {
         }
     }
 
+    /** Tells the joined middlewares that the transaction that wrote {@code settled}'s outcomes has ended. */
+    void ended(List<Pending> settled) {
+        if (joins.isEmpty() || settled.isEmpty()) {
+            return;
+        }
+        List<dev.tablequeue.broker.Delivery> ds = settled.stream().<dev.tablequeue.broker.Delivery>map(Pending::d).toList();
+        for (SettlementJoin join : joins) {
+            try {
+                join.ended(ds);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(Settlement.class).warn("{} failed once the settlement of {} ended: {}",
+                        join.getClass().getSimpleName(), ds, e.toString());
+            }
+        }
+    }
+
     /** {@link #joins} for one outcome written on its own: a failure is the settlement's, as its statement's would be. */
     void joins(Connection c, Pending settled) {
         try {

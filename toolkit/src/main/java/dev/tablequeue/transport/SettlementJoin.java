@@ -36,6 +36,13 @@ public interface SettlementJoin {
      */
     void settling(Connection c, List<Settled> settled) throws SQLException;
 
+    /**
+     * The transaction {@link #settling} ran in for {@code deliveries} has ended, committed or rolled back (or their
+     * settlement gave up), so what it wrote is now what every connection reads: a middleware that holds back
+     * something of its own until then lets it go here. Runs on the broker's threads; a throw is logged.
+     */
+    default void ended(List<Delivery> deliveries) {}
+
     /** A delivery and the outcome its settlement writes (null: none, its row returns as it was). */
     record Settled(Delivery delivery, Outcome outcome) {}
 }
