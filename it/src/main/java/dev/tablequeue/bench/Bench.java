@@ -161,7 +161,7 @@ public final class Bench {
                     entries.add(publish(db, Scenarios.PUBLISH_BATCH, threads, PUBLISH_BATCH));
                 }
             }
-            if (engine == Engine.POSTGRES && options.runs("outbox")) {
+            if (options.runs("outbox")) {
                 entries.addAll(outbox(db));
             }
             entries.forEach(e -> cases.add(e.result()));
@@ -268,10 +268,13 @@ public final class Bench {
         return new Rounds.Entry(result, trials);
     }
 
-    /** The outbox's cases: a tracked publish and a tracked delivery, each beside the untracked one. */
+    /**
+     * The outbox's cases: a tracked publish (PostgreSQL) and a tracked delivery (every database), each beside the
+     * untracked one.
+     */
     private List<Rounds.Entry> outbox(BenchDatabase db) {
         List<Rounds.Entry> entries = new ArrayList<>();
-        for (int threads : options.publishThreads()) {
+        for (int threads : db.engine() == Engine.POSTGRES ? options.publishThreads() : List.<Integer>of()) {
             CaseResult result = new CaseResult(db.engine().label(), Scenarios.OUTBOX_PUBLISH, Forms.NONE, threads);
             Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
             trials.put(CaseResult.TABLEQUEUE, n -> OutboxRun.publish(db, threads, n, false));
@@ -279,8 +282,8 @@ public final class Bench {
             entries.add(new Rounds.Entry(result, trials));
         }
         for (int workers : options.publishThreads()) {
-            CaseResult result = new CaseResult(db.engine().label(), Scenarios.OUTBOX_DELIVERY, Forms.ROW_LOCK,
-                    workers);
+            CaseResult result = new CaseResult(db.engine().label(), Scenarios.OUTBOX_DELIVERY,
+                    Forms.of(OutboxRun.form(db.engine())), workers);
             Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
             trials.put(CaseResult.TABLEQUEUE, n -> OutboxRun.consume(db, workers, n, false, timeout(n)));
             trials.put(CaseResult.TRACKED, n -> OutboxRun.consume(db, workers, n, true, timeout(n)));

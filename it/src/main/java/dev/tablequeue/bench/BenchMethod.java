@@ -43,12 +43,13 @@ final class BenchMethod {
                 + " the dialect's insert in auto-commit on a cached statement; '" + Scenarios.PUBLISH_BATCH
                 + "' is raw addBatch/executeBatch with one commit per batch against tablequeue's"
                 + " publishAll(binding, messages) with 100 messages (one JDBC batch, one commit).");
-        method.add("The outbox (PostgreSQL): '" + Scenarios.OUTBOX_PUBLISH + "' is publish(ctx, binding, message) into"
+        method.add("The outbox: '" + Scenarios.OUTBOX_PUBLISH + "' (PostgreSQL) is publish(ctx, binding, message) into"
                 + " the table broker, one jOOQ transaction per message, untracked against tracked (the outbox's record"
                 + " written in the same statement as the row, a data-modifying CTE, its id in the row's headers); '"
                 + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
-                + " id, without and with the outbox's handler middleware (the record read before the handler,"
-                + " marked after it).");
+                + " id (every database: row lock, SQLite lease), without and with the outbox's handler middleware"
+                + " (row lock: each claim's records marked in the claim's transaction, which the settlement commits;"
+                + " lease: the record read before the handler and marked in the settlement's transaction).");
         method.add("Batches: '" + Scenarios.consumeBatch(16) + "' and '" + Scenarios.consumeBatch(64) + "' run"
                 + " tablequeue's batch(n) with workers(n) at the most workers and a handler answering"
                 + " BatchOutcome.all(Outcome.ack()), beside the batched raw loop claiming n rows at a time; the"

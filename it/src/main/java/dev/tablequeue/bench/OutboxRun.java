@@ -1,5 +1,6 @@
 package dev.tablequeue.bench;
 
+import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.Delivery;
@@ -11,11 +12,12 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.outbox.Outbox;
 import dev.tablequeue.outbox.OutboxBinding;
 import java.time.Duration;
-import java.time.OffsetDateTime;
+import java.time.temporal.Temporal;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
 import org.jooq.Record;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
@@ -24,17 +26,18 @@ import org.jooq.impl.SQLDataType;
 import org.jooq.impl.TableImpl;
 
 /**
- * The outbox's cost on PostgreSQL, tracked beside untracked on the same tables and pool: a publish into the
- * table broker inside the caller's transaction (one jOOQ transaction per message; tracked, its record is
- * written in the same transaction before the row), and a delivery of a prefilled inbox whose rows carry a
- * record id (tracked, each record is read before the handler and marked after it).
+ * The outbox's cost, tracked beside untracked on the same tables and pool: a publish into the table broker
+ * inside the caller's transaction (PostgreSQL; one jOOQ transaction per message; tracked, its record is written
+ * in the same transaction before the row), and a delivery of a prefilled inbox whose rows carry a record id
+ * (every database, in the row lock form, or the lease form on SQLite; tracked, each record is marked in the
+ * settlement's transaction: at the claim in the row lock form, after a read of its own in the lease form).
  */
 final class OutboxRun {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     private OutboxRun() {}
 
-    /** An inbox table that keeps headers, in the row lock form. */
+    /** An inbox table that keeps headers: in the row lock form, or the lease form where the database has no other. */
     static final class Inbox extends TableImpl<Record> {
         private static final long serialVersionUID = 1L;
         final TableField<Record, Long> ID = createField(DSL.name("id"),
@@ -42,18 +45,24 @@ final class OutboxRun {
         final TableField<Record, String> GRP = createField(DSL.name("grp"), SQLDataType.VARCHAR, this, "");
         final TableField<Record, Integer> ATTEMPT = createField(DSL.name("attempt"), SQLDataType.INTEGER
                 .nullable(false).defaultValue(DSL.inline(1)), this, "");
-        final TableField<Record, OffsetDateTime> PROCESSED_AT = createField(DSL.name("processed_at"),
-                SQLDataType.TIMESTAMPWITHTIMEZONE(6), this, "");
+        final TableField<Record, ? extends Temporal> PROCESSED_AT;
+        final TableField<Record, ? extends Temporal> LOCKED_UNTIL;
         final TableField<Record, String> HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
         final TableField<Record, byte[]> PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
 
-        Inbox(String name) {
+        Inbox(String name, DataType<? extends Temporal> time) {
             super(DSL.name(name));
+            PROCESSED_AT = createField(DSL.name("processed_at"), time.nullable(true), this, "");
+            LOCKED_UNTIL = createField(DSL.name("locked_until"), time.nullable(true), this, "");
         }
 
-        RoleBinding<Record> binding() {
-            return RoleBinding.of(this, ID).group(GRP).attempt(ATTEMPT).processedAt(PROCESSED_AT).headers(HEADERS)
-                    .payload(PAYLOAD).build();
+        RoleBinding<Record> binding(Form form) {
+            RoleBinding.Builder<Record> b = RoleBinding.of(this, ID).group(GRP).attempt(ATTEMPT)
+                    .processedAt(PROCESSED_AT).headers(HEADERS).payload(PAYLOAD);
+            if (form == Form.LEASE) {
+                b.lease(LOCKED_UNTIL);
+            }
+            return b.build();
         }
     }
 
@@ -65,11 +74,11 @@ final class OutboxRun {
         final TableField<Record, String> NAME = createField(DSL.name("name"), SQLDataType.VARCHAR, this, "");
         final TableField<Record, byte[]> PAYLOAD = createField(DSL.name("payload"), SQLDataType.BLOB, this, "");
         final TableField<Record, String> HEADERS = createField(DSL.name("headers"), SQLDataType.CLOB, this, "");
-        final TableField<Record, OffsetDateTime> PROCESSED_AT = createField(DSL.name("processed_at"),
-                SQLDataType.TIMESTAMPWITHTIMEZONE(6), this, "");
+        final TableField<Record, ? extends Temporal> PROCESSED_AT;
 
-        Records(String name) {
+        Records(String name, DataType<? extends Temporal> time) {
             super(DSL.name(name));
+            PROCESSED_AT = createField(DSL.name("processed_at"), time.nullable(true), this, "");
         }
 
         OutboxBinding<Record> binding() {
@@ -79,16 +88,62 @@ final class OutboxRun {
 
     private record Tables(Inbox inbox, Records records) {}
 
+    /** The form of the delivery case on {@code engine}: row lock, or lease on SQLite, which has no row lock. */
+    static Form form(Engine engine) {
+        return engine.forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
+    }
+
     private static Tables create(BenchDatabase db) {
         int n = TABLES.incrementAndGet();
-        Inbox inbox = new Inbox("outbox_inbox_" + n);
-        Records records = new Records("outbox_records_" + n);
-        db.execute("CREATE TABLE " + inbox.getName() + " (id BIGSERIAL PRIMARY KEY, grp TEXT NOT NULL,"
-                        + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, headers TEXT, payload BYTEA)",
-                "CREATE INDEX ON " + inbox.getName() + " (grp, id) WHERE processed_at IS NULL",
-                "CREATE TABLE " + records.getName() + " (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL,"
-                        + " payload BYTEA NOT NULL, headers TEXT, processed_at TIMESTAMPTZ)");
+        Inbox inbox = new Inbox("outbox_inbox_" + n, db.engine().timeType());
+        Records records = new Records("outbox_records_" + n, db.engine().timeType());
+        String i = inbox.getName();
+        String r = records.getName();
+        switch (db.engine()) {
+            case POSTGRES -> db.execute("CREATE TABLE " + i + " (id BIGSERIAL PRIMARY KEY, grp TEXT NOT NULL,"
+                            + " attempt INT NOT NULL DEFAULT 1, processed_at TIMESTAMPTZ, locked_until TIMESTAMPTZ,"
+                            + " headers TEXT, payload BYTEA)",
+                    "CREATE INDEX ON " + i + " (grp, id) WHERE processed_at IS NULL",
+                    "CREATE TABLE " + r + " (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL,"
+                            + " payload BYTEA NOT NULL, headers TEXT, processed_at TIMESTAMPTZ)");
+            case MARIADB -> db.execute("CREATE TABLE " + i + " (id BIGINT AUTO_INCREMENT PRIMARY KEY,"
+                            + " grp VARCHAR(100) NOT NULL, attempt INT NOT NULL DEFAULT 1, processed_at DATETIME(6) NULL,"
+                            + " locked_until DATETIME(6) NULL, headers TEXT, payload LONGBLOB,"
+                            + " INDEX " + i + "_claim (grp, processed_at, id))",
+                    "CREATE TABLE " + r + " (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100) NOT NULL,"
+                            + " payload LONGBLOB NOT NULL, headers TEXT, processed_at DATETIME(6) NULL)");
+            case SQLITE -> db.execute("CREATE TABLE " + i + " (id INTEGER PRIMARY KEY AUTOINCREMENT, grp TEXT NOT NULL,"
+                            + " attempt INTEGER NOT NULL DEFAULT 1, processed_at TEXT, locked_until TEXT, headers TEXT,"
+                            + " payload BLOB)",
+                    "CREATE INDEX " + i + "_claim ON " + i + " (grp, locked_until, id) WHERE processed_at IS NULL",
+                    "CREATE TABLE " + r + " (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+                            + " payload BLOB NOT NULL, headers TEXT, processed_at TEXT)");
+        }
         return new Tables(inbox, records);
+    }
+
+    /** Writes {@code messages} unprocessed records and an inbox row per record that carries its id. */
+    private static void prefill(BenchDatabase db, Tables t, long messages) {
+        String i = t.inbox().getName();
+        String r = t.records().getName();
+        String g = "'" + BenchTable.GROUP + "'";
+        String header = "'{\"" + Outbox.ID_HEADER + "\":\"'";
+        switch (db.engine()) {
+            case POSTGRES -> db.execute("INSERT INTO " + r + " (name, payload) SELECT " + g + ", '\\x00'::bytea"
+                            + " FROM generate_series(1, " + messages + ")",
+                    "INSERT INTO " + i + " (grp, payload, headers) SELECT name, payload, " + header
+                            + " || id || '\"}' FROM " + r + " ORDER BY id");
+            case MARIADB -> db.execute("INSERT INTO " + r + " (name, payload) SELECT " + g + ", x'00' FROM seq_1_to_"
+                            + messages,
+                    "INSERT INTO " + i + " (grp, payload, headers) SELECT name, payload, CONCAT(" + header
+                            + ", id, '\"}') FROM " + r + " ORDER BY id");
+            case SQLITE -> db.execute("WITH RECURSIVE tq_seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM tq_seq"
+                            + " WHERE n < " + messages + ") INSERT INTO " + r + " (name, payload) SELECT " + g
+                            + ", x'00' FROM tq_seq",
+                    "INSERT INTO " + i + " (grp, payload, headers) SELECT name, payload, " + header
+                            + " || id || '\"}' FROM " + r + " ORDER BY id");
+        }
+        db.execute(db.engine().analyze(i));
     }
 
     private static void drop(BenchDatabase db, Tables t) {
@@ -113,7 +168,7 @@ final class OutboxRun {
             QueueBroker broker = b.build();
             try {
                 Publisher publisher = broker.publisher();
-                RoleBinding<Record> inbox = t.inbox().binding();
+                RoleBinding<Record> inbox = t.inbox().binding(form(db.engine()));
                 DSLContext dsl = DSL.using(new DefaultConfiguration().set(db.pool())
                         .set(db.dialect().sqlDialect()).set(outbox.transactionListener()));
                 Measurement m = spread(threads, messages, () -> dsl.transaction(cfg -> publisher.publish(
@@ -137,12 +192,7 @@ final class OutboxRun {
             throws Exception {
         Tables t = create(db);
         try (Outbox outbox = outbox(db, t)) {
-            db.execute("INSERT INTO " + t.records().getName() + " (name, payload) SELECT '" + BenchTable.GROUP
-                            + "', '\\x00'::bytea FROM generate_series(1, " + messages + ")",
-                    "INSERT INTO " + t.inbox().getName() + " (grp, payload, headers) SELECT name, payload,"
-                            + " '{\"" + Outbox.ID_HEADER + "\":\"' || id || '\"}' FROM " + t.records().getName()
-                            + " ORDER BY id",
-                    "ANALYZE " + t.inbox().getName());
+            prefill(db, t, messages);
             CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
             AtomicReference<Throwable> failure = new AtomicReference<>();
             QueueBroker.Builder b = QueueBroker.builder(db.pool()).pollInterval(BrokerRun.POLL)
@@ -161,7 +211,7 @@ final class OutboxRun {
                 b.handlerMiddleware(outbox.handlerMiddleware());
             }
             QueueBroker broker = b.build();
-            broker.subscribe(InboxQueue.of(t.inbox().binding(), BenchTable.GROUP)).bytes().workers(workers)
+            broker.subscribe(InboxQueue.of(t.inbox().binding(form(db.engine())), BenchTable.GROUP)).bytes().workers(workers)
                     .handle((payload, delivery) -> Outcome.ack());
             try {
                 Stopwatch watch = Stopwatch.start();

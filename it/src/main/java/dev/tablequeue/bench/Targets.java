@@ -33,6 +33,8 @@ final class Targets {
     static final double NOTIFY_P50_MILLIS = 5.0;
     /** Issue 13: what a tracked publish in the caller's transaction may cost over an untracked one. */
     static final double OUTBOX_PUBLISH_COST = 1.3;
+    /** Issue 33, item 6: what a tracked delivery may cost over an untracked one, at 1 and 8 workers. */
+    static final double OUTBOX_DELIVERY_COST = 1.3;
 
     /** Issue 34: a transactional delivery against the raw loop of the same shape, at 1 and 8 workers. */
     static final double TRANSACTIONAL_RAW = 0.8;
@@ -100,6 +102,11 @@ final class Targets {
         targets.add(grown(report));
         targets.add(notify(report));
         targets.add(outboxPublish(report));
+        for (String database : List.of(Databases.POSTGRES, Databases.MARIADB, Databases.SQLITE)) {
+            for (int workers : List.of(1, 8)) {
+                targets.add(outboxDelivery(report, database, workers));
+            }
+        }
         return targets;
     }
 
@@ -173,6 +180,17 @@ final class Targets {
         Optional<CaseResult> c = find(report, Databases.POSTGRES, Scenarios.OUTBOX_PUBLISH, Forms.NONE, 1);
         return medians(c, CaseResult.TABLEQUEUE, c, CaseResult.TRACKED)
                 .map(q -> new Target(what, q.text(), Optional.of(q.value() <= OUTBOX_PUBLISH_COST)))
+                .orElse(Target.notMeasured(what));
+    }
+
+    /** The untracked delivery rate over the tracked one: what tracking costs a delivery (row lock; SQLite: lease). */
+    private static Target outboxDelivery(BenchReport report, String database, int workers) {
+        String form = database.equals(Databases.SQLITE) ? Forms.LEASE : Forms.ROW_LOCK;
+        String what = String.format(Locale.ROOT, "%s outbox %s, %s: a tracked delivery costs <= %s x an untracked"
+                + " one", name(database), form, workers(workers), number(OUTBOX_DELIVERY_COST));
+        Optional<CaseResult> c = find(report, database, Scenarios.OUTBOX_DELIVERY, form, workers);
+        return medians(c, CaseResult.TABLEQUEUE, c, CaseResult.TRACKED)
+                .map(q -> new Target(what, q.text(), Optional.of(q.value() <= OUTBOX_DELIVERY_COST)))
                 .orElse(Target.notMeasured(what));
     }
 

@@ -197,6 +197,19 @@ class TargetsTest {
     }
 
     @Test
+    void a_tracked_delivery_is_held_to_its_cost_per_database_and_worker_count() {
+        CaseResult sqlite = tq(Databases.SQLITE, Scenarios.OUTBOX_DELIVERY, Forms.LEASE, 8, 13_000);
+        sqlite.add(CaseResult.TRACKED, at(10_000));
+        tq(Databases.MARIADB, Scenarios.OUTBOX_DELIVERY, Forms.ROW_LOCK, 1, 13_001).add(CaseResult.TRACKED, at(10_000));
+
+        assertTarget("SQLite outbox lease, 8 workers: a tracked delivery costs <= 1.3 x an untracked one",
+                "13,000 / 10,000 = 1.30", true);
+        assertTarget("MariaDB outbox row lock, 1 worker: a tracked delivery costs <= 1.3 x an untracked one",
+                "13,001 / 10,000 = 1.30", false);
+        assertNotMeasured("PostgreSQL outbox row lock, 8 workers: a tracked delivery costs <= 1.3 x an untracked one");
+    }
+
+    @Test
     void a_run_without_8_workers_leaves_the_8_worker_targets_not_measured_and_checks_the_1_worker_ones() {
         for (int workers : List.of(1, 4)) {
             for (String form : List.of(Forms.ROW_LOCK, Forms.LEASE, Forms.ADVISORY)) {
@@ -208,7 +221,7 @@ class TargetsTest {
 
         List<Targets.Target> targets = check();
         assertThat(targets).filteredOn(t -> t.target().contains("8 workers") || t.target().contains("8 threads"))
-                .hasSize(24).allSatisfy(t -> {
+                .hasSize(27).allSatisfy(t -> {
                     assertThat(t.measured()).isEqualTo("not measured");
                     assertThat(t.met()).isEmpty();
                 });
@@ -222,7 +235,7 @@ class TargetsTest {
     @Test
     void an_empty_report_measures_nothing_and_fails_nothing_and_the_issue_4_bars_are_gone() {
         List<Targets.Target> targets = check();
-        assertThat(targets).hasSize(42).allSatisfy(t -> {
+        assertThat(targets).hasSize(48).allSatisfy(t -> {
             assertThat(t.measured()).isEqualTo("not measured");
             assertThat(t.met()).isEmpty();
         });

@@ -53,6 +53,8 @@ final class RecordStatements {
     private final Map<Set<String>, String[]> pages = new ConcurrentHashMap<>();
     /** The record's insert as a transport that writes into a table writes it, first, in its own statement. */
     final LeadingInsert leading;
+    /** The marks a tracked delivery writes in its settlement's transaction. */
+    final RecordMarks marks;
 
     RecordStatements(OutboxBinding<?> binding, QueueDialect dialect) {
         this.binding = binding;
@@ -72,6 +74,7 @@ final class RecordStatements {
                         .set(java.util.Map.<Field<?>, Field<?>>of(binding.processedAt().get(), dialect.databaseNow()))
                         .where(byId).and(binding.processedAt().get().isNull()))
                 : render.render(render.deleteFrom(binding.table()).where(byId));
+        this.marks = new RecordMarks(binding, dialect.sqlDialect(), ack);
         this.sweep = binding.processedAt()
                 .map(p -> render.render(render.deleteFrom(binding.table()).where(typed(p).lt(bind(p)))))
                 .orElse(null);

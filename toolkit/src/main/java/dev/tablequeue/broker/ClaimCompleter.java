@@ -86,6 +86,9 @@ final class ClaimCompleter implements Completer {
             boolean committing = false;
             try {
                 lost = settlement.writeAll(c, writes, false);
+                // a middleware's statements for every row of the claim, those written nothing too: their rows
+                // return as they were, and what the middleware wrote at the claim must not commit as if settled
+                settlement.joins(c, outcomes);
                 committing = true;
                 Transactions.commit(c, ctx.statements.opening());
             } catch (Settlement.BatchFailure e) {
@@ -117,6 +120,7 @@ final class ClaimCompleter implements Completer {
         } finally {
             group.lock.unlock();
             reports.forget(outcomes);
+            settlement.ended(outcomes);
         }
     }
 

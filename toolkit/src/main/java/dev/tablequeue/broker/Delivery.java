@@ -69,4 +69,14 @@ public interface Delivery {
         throw new IllegalStateException("delivery.tx() is the transaction of a delivery of a queue table whose"
                 + " subscription is mounted with transactional(); " + this + " has none");
     }
+
+    /**
+     * Whether the statements of a handler middleware that implements {@link dev.tablequeue.transport.SettlementJoin}
+     * run in the transaction this delivery's settlement commits in: true for a delivery of a queue table in the
+     * row lock or the lease form (transactional or not); false in the advisory form and for a delivery of
+     * another transport, where a middleware writes on a connection of its own.
+     */
+    default boolean joinsSettlement() {
+        return false;
+    }
 }

@@ -130,6 +130,11 @@ final class InWork implements Delivery {
     }
 
     @Override
+    public boolean joinsSettlement() {
+        return subscription.binding.form() != dev.tablequeue.binding.Form.ADVISORY;
+    }
+
+    @Override
     public String toString() {
         return "delivery " + row.id() + " of " + subscription.queue;
     }

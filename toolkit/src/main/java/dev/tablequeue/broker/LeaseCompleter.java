@@ -108,6 +108,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             boolean committing = false;
             try {
                 settlement.write(tx.connection(), w, true);
+                settlement.joins(tx.connection(), p);
                 committing = true;
                 tx.commit();
             } catch (SQLException | RuntimeException e) {
@@ -120,6 +121,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             d.lock.unlock();
             tx.end();
             reports.forget(List.of(p));
+            settlement.ended(List.of(p));
         }
     }
 
@@ -176,6 +178,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             }
             ctx.turn.unlock();
             reports.forget(outcomes);
+            settlement.ended(outcomes);
         }
     }
 
@@ -195,6 +198,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             Transactions.begin(c, opening);
             try {
                 lost = settlement.writeAll(c, writes, true);
+                settlement.joins(c, writes, lost);
                 committing = true;
                 Transactions.commit(c, opening);
             } catch (Exception e) {
@@ -258,7 +262,8 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
         boolean connected = false;
         try (Connection c = ctx.broker.dataSource.getConnection()) {
             connected = true;
-            boolean tx = w.plan().needsTransaction();
+            // a middleware's statements that join the settlement commit with its one statement
+            boolean tx = w.plan().needsTransaction() || settlement.joined();
             TransactionOpening opening = opening();
             if (tx) {
                 Transactions.begin(c, opening);
@@ -266,6 +271,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
             try {
                 committing = !tx;
                 settlement.write(c, w, true);
+                settlement.joins(c, w.pending());
                 if (tx) {
                     committing = true;
                     Transactions.commit(c, opening);

@@ -1,8 +1,11 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.transport.SettlementJoin;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,11 +23,14 @@ final class RowLockClaimer implements Claimer {
     /** Whether a claim that came back short is made again, stopping at its last row (fixed per table). */
     private final boolean reclaimShort;
     private final ShortClaims shortClaims = new ShortClaims();
+    /** The handler middlewares that write in a claim's transaction for the rows it took. */
+    private final List<SettlementJoin> joins;
 
     RowLockClaimer(SubscriptionContext ctx, ClaimSteps steps) {
         this.ctx = ctx;
         this.steps = steps;
         this.reclaimShort = ctx.dialect.rowLockClaimHoldsRowsItPasses(ctx.binding);
+        this.joins = ctx.broker.middlewares.joins();
     }
 
     /**
@@ -78,9 +84,14 @@ final class RowLockClaimer implements Claimer {
                 return false;
             }
             ClaimGroup group = new ClaimGroup(c, rows.size(), () -> ended(number));
-            handedOver = true;
+            List<InWork> claimed = new ArrayList<>(rows.size());
             for (ClaimedRow row : rows) {
-                dispatch.dispatch(new InWork(ctx, row, c, null, null, group));
+                claimed.add(new InWork(ctx, row, c, null, null, group));
+            }
+            joinClaim(c, claimed);
+            handedOver = true;
+            for (InWork d : claimed) {
+                dispatch.dispatch(d);
             }
             return true;
         } finally {
@@ -90,6 +101,28 @@ final class RowLockClaimer implements Claimer {
                     c.close();
                 }
                 ctx.broker.budget.release();
+            }
+        }
+    }
+
+    /**
+     * Runs the statements handler middlewares write for the claimed rows in the claim's transaction
+     * ({@link SettlementJoin#claimed}); where one fails, the claim rolls back and fails, naming the table.
+     */
+    private void joinClaim(Connection c, List<InWork> claimed) throws SQLException {
+        if (joins.isEmpty()) {
+            return;
+        }
+        List<Delivery> deliveries = List.copyOf(claimed);
+        for (SettlementJoin join : joins) {
+            try {
+                join.claimed(c, deliveries);
+            } catch (SQLException | RuntimeException e) {
+                Transactions.rollbackQuietly(c, ctx.statements.opening());
+                throw new SQLException("the statements " + join.getClass().getSimpleName() + " writes in the claim's"
+                        + " transaction for rows " + claimed.stream().map(InWork::id).toList() + " of table \""
+                        + ctx.binding.tableName() + "\" (queue " + ctx.queue + ") failed, so the claim rolled back: "
+                        + e.getMessage(), e);
             }
         }
     }

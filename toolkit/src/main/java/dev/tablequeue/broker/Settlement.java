@@ -6,6 +6,7 @@ import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.internal.StatementBinder;
+import dev.tablequeue.transport.SettlementJoin;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -61,6 +62,8 @@ final class Settlement {
     final SubscriptionContext ctx;
     final SettlementReports reports;
     private final ManyRowStatements manyRows;
+    /** The handler middlewares whose statements join each settlement, where its deliveries join ({@link InWork#joinsSettlement}). */
+    private final List<SettlementJoin> joins;
 
     /**
      * The settlement of {@code ctx}'s subscription, whose many-row statements' two-row forms are prepared on
@@ -73,6 +76,75 @@ final class Settlement {
         this.ctx = ctx;
         this.reports = new SettlementReports(ctx);
         this.manyRows = new ManyRowStatements(ctx.dialect, ctx.binding, ctx.statements);
+        this.joins = ctx.binding.form() == dev.tablequeue.binding.Form.ADVISORY ? List.of()
+                : ctx.broker.middlewares.joins();
+    }
+
+    /** Whether handler middlewares write in this subscription's settlement transactions. */
+    boolean joined() {
+        return !joins.isEmpty();
+    }
+
+    /**
+     * Runs the joined middlewares' statements for {@code settled} on {@code c}, in the transaction that writes
+     * their outcomes, before its commit; a failure fails them all, as a statement of the settlement's own.
+     */
+    void joins(Connection c, List<Pending> settled) throws BatchFailure {
+        if (joins.isEmpty() || settled.isEmpty()) {
+            return;
+        }
+        List<SettlementJoin.Settled> all = new ArrayList<>(settled.size());
+        for (Pending p : settled) {
+            all.add(new SettlementJoin.Settled(p.d(), p.outcome()));
+        }
+        for (SettlementJoin join : joins) {
+            try {
+                join.settling(c, all);
+            } catch (SQLException | RuntimeException e) {
+                List<Write> named = settled.stream().filter(p -> !p.writesNothing()).map(this::plan).toList();
+                throw new BatchFailure(List.of(), named.isEmpty() ? e : reports.statementFailed(named,
+                        "settlement statements of " + join.getClass().getSimpleName(), null, e));
+            }
+        }
+    }
+
+    /** Tells the joined middlewares that the transaction that wrote {@code settled}'s outcomes has ended. */
+    void ended(List<Pending> settled) {
+        if (joins.isEmpty() || settled.isEmpty()) {
+            return;
+        }
+        List<dev.tablequeue.broker.Delivery> ds = settled.stream().<dev.tablequeue.broker.Delivery>map(Pending::d).toList();
+        for (SettlementJoin join : joins) {
+            try {
+                join.ended(ds);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(Settlement.class).warn("{} failed once the settlement of {} ended: {}",
+                        join.getClass().getSimpleName(), ds, e.toString());
+            }
+        }
+    }
+
+    /** {@link #joins} for one outcome written on its own: a failure is the settlement's, as its statement's would be. */
+    void joins(Connection c, Pending settled) {
+        try {
+            joins(c, List.of(settled));
+        } catch (BatchFailure e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** {@link #joins} for the outcomes of {@code writes} whose lease was not {@code lost}. */
+    void joins(Connection c, List<Write> writes, Map<Write, Exception> lost) throws BatchFailure {
+        if (joins.isEmpty()) {
+            return;
+        }
+        List<Pending> settled = new ArrayList<>(writes.size());
+        for (Write w : writes) {
+            if (!lost.containsKey(w)) {
+                settled.add(w.pending());
+            }
+        }
+        joins(c, settled);
     }
 
     /** Plans {@code p}'s outcome as of now. */

@@ -35,6 +35,11 @@ public record Middlewares(List<PublishMiddleware> publish, List<HandlerMiddlewar
         return !handler.isEmpty();
     }
 
+    /** The handler middlewares whose statements join a delivery's settlement ({@link SettlementJoin}), in order. */
+    public List<SettlementJoin> joins() {
+        return handler.stream().filter(SettlementJoin.class::isInstance).map(SettlementJoin.class::cast).toList();
+    }
+
     /** Sends {@code message} through every publish middleware, then through {@code send}. */
     public void publish(OutgoingMessage message, PublishMiddleware.Send send) throws Exception {
         publishFrom(0, message, send);
