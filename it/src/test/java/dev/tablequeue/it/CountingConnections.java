@@ -46,14 +46,28 @@ final class CountingConnections extends ForwardingDataSource {
     static Predicate<String> settlementOf(String table) {
         return sql -> {
             String s = plain(sql);
-            return (s.startsWith("update " + table + " ") || s.startsWith("delete from " + table + " "))
+            return (s.startsWith("update " + table + " ") || s.startsWith("delete from " + table + " ")
+                    || manyRowsJoined(s, table))
                     && !s.contains("locked_until = ?,") && !s.matches(".* set locked_until = \\?( |$).*");
         };
     }
 
     /** An acknowledgement of table {@code table} (which keeps processed_at): the UPDATE that marks it. */
     static Predicate<String> acknowledgementOf(String table) {
-        return sql -> plain(sql).startsWith("update " + table + " set processed_at = ");
+        return sql -> {
+            String s = plain(sql);
+            return s.startsWith("update " + table + " set processed_at = ")
+                    || manyRowsJoined(s, table) && s.startsWith("update ") && s.contains(" set processed_at = ");
+        };
+    }
+
+    /**
+     * MySQL's and MariaDB's settlement of many rows, which names the table after the rows it joins:
+     * {@code UPDATE json_table(..) AS tq_v STRAIGHT_JOIN t ON .. SET ..}, {@code DELETE t FROM json_table(..) ..}.
+     */
+    private static boolean manyRowsJoined(String s, String table) {
+        return (s.startsWith("update json_table(") || s.startsWith("delete " + table + " from json_table("))
+                && s.contains(" straight_join " + table + " on ");
     }
 
     /** The statement in lower case without identifier quotes. */

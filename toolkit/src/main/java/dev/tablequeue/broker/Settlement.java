@@ -16,14 +16,13 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
  * Runs planned outcomes on a connection, for every completer: one outcome's statements (or the service's own
- * event), or many outcomes together, those of one kind as one statement over their ids where the dialect
- * writes it so, the others each distinct statement sent once as a JDBC batch. Where and in which transaction
+ * event), or many outcomes together, those of one kind as one statement over their rows (bound as data)
+ * where the dialect writes it so, the others each distinct statement sent once as a JDBC batch. Where and in which transaction
  * they run is the completer's.
  */
 final class Settlement {
@@ -66,11 +65,8 @@ final class Settlement {
     private final List<SettlementJoin> joins;
 
     /**
-     * The settlement of {@code ctx}'s subscription, whose many-row statements' two-row forms are prepared on
-     * {@code opening} (the connection the subscription opens on), so that one the table cannot run fails the
-     * start as the subscription's other statements do.
-     *
-     * @throws dev.tablequeue.SchemaException naming the table and the statement that does not prepare
+     * The settlement of {@code ctx}'s subscription; its many-row statements are prepared with the
+     * subscription's others when it opens ({@link StartRules}).
      */
     Settlement(SubscriptionContext ctx, Connection opening) {
         this.ctx = ctx;
@@ -214,8 +210,7 @@ final class Settlement {
     /**
      * Writes many outcomes on {@code c} in its open transaction: the service's own events one by one, then
      * the statements stage by stage (a dead letter into a table copies every row before it deletes any).
-     * Outcomes of one kind that bind the same values but for their ids go as one statement over their ids
-     * ({@link SettlementGroups}); each other distinct statement is sent once as a JDBC batch. Returns the
+     * Outcomes of one kind go as one statement over their rows, bound as data ({@link SettlementGroups}); each other distinct statement is sent once as a JDBC batch. Returns the
      * outcomes whose lease was lost (with {@code token}); they changed nothing.
      *
      * @throws LeaseShortfall with {@code token}, where a statement over many ids changed fewer rows than it
@@ -245,11 +240,9 @@ final class Settlement {
                     live.add(w);
                 }
             }
-            for (SettlementGroups.Group g : SettlementGroups.group(live, stage, manyRows::has)) {
-                List<Object> ids = g.byIds() ? g.paddedIds() : List.of();
-                Optional<Statement> many = g.byIds() ? manyRows.of(g.statement(), ids.size()) : Optional.empty();
-                if (many.isPresent()) {
-                    executeByIds(c, g, many.get(), ids, token);
+            for (SettlementGroups.Group g : SettlementGroups.group(live, stage, manyRows::of)) {
+                if (g.byRows()) {
+                    executeByRows(c, g, token);
                     continue;
                 }
                 int[] changed = execute(c, g.statement(), g.writes());
@@ -277,12 +270,12 @@ final class Settlement {
     }
 
     /**
-     * Runs {@code many} over {@code ids}, those of {@code g}'s outcomes; with {@code token}, each must change
-     * its row.
+     * Runs {@code g}'s statement over the rows of its outcomes, bound as data; with {@code token}, each must
+     * change its row.
      */
-    private void executeByIds(Connection c, SettlementGroups.Group g, Statement many, List<Object> ids,
-            boolean token) throws BatchFailure {
-        Binds binds = g.writes().get(0).plan().binds().copy().ids(ids);
+    private void executeByRows(Connection c, SettlementGroups.Group g, boolean token) throws BatchFailure {
+        Statement many = g.many();
+        Binds binds = g.binds();
         int changed;
         try {
             changed = Jdbc.update(c, many, binds, ctx.dialect);

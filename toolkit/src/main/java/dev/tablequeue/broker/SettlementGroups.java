@@ -4,56 +4,51 @@ import dev.tablequeue.dialect.Param;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Which outcomes of a batch one statement can write together: those whose statement at a stage is the same
- * and binds the same values but for the row's id (acknowledgements planned at one instant, the rows of one
- * claim holding one lease expiry), in chunks of at most {@link #MAX_IDS} rows, each written as one statement
- * over an IN list of {@link #bucket} ids. The others (an outcome alone of its kind, a last error of its own,
- * a statement the dialect has no many-row form of, an id twice) are written one execution per row, as one
- * JDBC batch per statement.
- *
- * <p>An IN list is padded to a power of two by repeating its last id, so a subscription builds at most seven
- * forms of each statement, whatever its batch sizes; 128 ids stay far under SQLite's and MySQL's limits on
- * bind variables. Pure: it runs no statement, and is tested without a database.
+ * and has a form over many rows, and that bind the same values but those each row has of its own (its id,
+ * its times, its lease token, its last error: the many-row form reads these from the rows it binds as data).
+ * Any number of them go as one statement. The others (an outcome alone of its kind, a statement the dialect
+ * has no many-row form of, an id twice) are written one execution per row, as one JDBC batch per statement.
+ * Pure: it runs no statement, and is tested without a database.
  */
 final class SettlementGroups {
-    /** The most rows one statement writes. */
-    static final int MAX_IDS = 128;
 
     private SettlementGroups() {}
 
     /**
-     * Outcomes written by one statement: over their ids where {@code byIds} (a chunk of two or more), else
-     * one execution each.
+     * Outcomes written by one statement: {@code many} over all their rows where there is one (two or more
+     * outcomes), else {@code statement} once each.
      */
-    record Group(Statement statement, List<Settlement.Write> writes, boolean byIds) {
-        /** The ids the statement's IN list binds, the last repeated up to {@link #bucket} of their count. */
-        List<Object> paddedIds() {
-            List<Object> ids = new ArrayList<>(bucket(writes.size()));
+    record Group(Statement statement, List<Settlement.Write> writes, Statement many) {
+        /** Whether the group is written by one statement over its rows. */
+        boolean byRows() {
+            return many != null;
+        }
+
+        /** What {@link #many} binds: the values bound once, as the first outcome has them, and every row's. */
+        Binds binds() {
+            List<Binds> rows = new ArrayList<>(writes.size());
             for (Settlement.Write w : writes) {
-                ids.add(idOf(w.plan().binds()));
+                rows.add(w.plan().binds());
             }
-            while (ids.size() < bucket(writes.size())) {
-                ids.add(ids.get(ids.size() - 1));
-            }
-            return ids;
+            return writes.get(0).plan().binds().copy().rows(rows);
         }
     }
 
     /**
      * Groups the outcomes of {@code writes} that have a statement at {@code stage}, by that statement and the
-     * values it binds; {@code byIds} tells the statements the dialect writes over many ids. Groups come in
-     * the order of their first outcome, the chunks over ids before the rows written one by one.
+     * values its many-row form ({@code manyOf}, null where none) binds once. Groups come in the order of their
+     * first outcome, those over many rows before the rows written one by one.
      */
-    static List<Group> group(List<Settlement.Write> writes, int stage, Predicate<Statement> byIds) {
+    static List<Group> group(List<Settlement.Write> writes, int stage, Function<Statement, Statement> manyOf) {
         Map<List<Object>, List<Settlement.Write>> together = new LinkedHashMap<>();
         Map<List<Object>, Set<Object>> idsOf = new LinkedHashMap<>();
         Map<Same, List<Settlement.Write>> each = new LinkedHashMap<>();
@@ -63,11 +58,12 @@ final class SettlementGroups {
                 continue;
             }
             Statement statement = run.get(stage);
-            if (!byIds.test(statement)) {
+            Statement many = manyOf.apply(statement);
+            if (many == null) {
                 each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(w);
                 continue;
             }
-            List<Object> key = key(statement, w.plan().binds());
+            List<Object> key = key(statement, many, w.plan().binds());
             if (!idsOf.computeIfAbsent(key, k -> new HashSet<>()).add(idOf(w.plan().binds()))) {
                 // the same row twice (a delivery that outlived its lease, and the row's next one)
                 each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(w);
@@ -79,36 +75,26 @@ final class SettlementGroups {
         for (Map.Entry<List<Object>, List<Settlement.Write>> e : together.entrySet()) {
             Statement statement = ((Same) e.getKey().get(0)).statement();
             List<Settlement.Write> all = e.getValue();
-            for (int from = 0; from < all.size(); from += MAX_IDS) {
-                List<Settlement.Write> chunk = all.subList(from, Math.min(all.size(), from + MAX_IDS));
-                if (chunk.size() == 1) {
-                    each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(chunk.get(0));
-                } else {
-                    groups.add(new Group(statement, List.copyOf(chunk), true));
-                }
+            if (all.size() == 1) {
+                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(all.get(0));
+            } else {
+                groups.add(new Group(statement, List.copyOf(all), manyOf.apply(statement)));
             }
         }
-        each.forEach((same, rows) -> groups.add(new Group(same.statement(), List.copyOf(rows), false)));
+        each.forEach((same, rows) -> groups.add(new Group(same.statement(), List.copyOf(rows), null)));
         return groups;
     }
 
-    /** The number of ids an IN list of {@code n} rows binds: the power of two at or above it. */
-    static int bucket(int n) {
-        if (n < 1 || n > MAX_IDS) {
-            throw new IllegalArgumentException("a statement writes 1 to " + MAX_IDS + " rows, not " + n);
+    /** The statement, then every value its many-row form binds once: outcomes with one key are written together. */
+    private static List<Object> key(Statement statement, Statement many, Binds binds) {
+        List<Object> key = new ArrayList<>(many.params().size() + 1);
+        key.add(new Same(statement));
+        for (Param p : many.params()) {
+            if (p.kind() != Param.Kind.ROWS) {
+                key.add(binds.valueSet(p));
+            }
         }
-        return Integer.highestOneBit(n) == n ? n : Integer.highestOneBit(n) << 1;
-    }
-
-    /** The statement, then every value it binds but the id: outcomes with one key are written together. */
-    private static List<Object> key(Statement statement, Binds binds) {
-        Object[] key = new Object[statement.params().size() + 1];
-        key[0] = new Same(statement);
-        int i = 1;
-        for (Param p : statement.params()) {
-            key[i++] = p.kind() == Param.Kind.ID ? null : binds.valueSet(p);
-        }
-        return Arrays.asList(key);
+        return key;
     }
 
     /** A statement as a key by identity: the statements of a subscription are built once, and jOOQ's hash renders. */
@@ -125,6 +111,8 @@ final class SettlementGroups {
     }
 
     private static Object idOf(Binds binds) {
-        return binds.valueSet(Param.of(Param.Kind.ID));
+        Object id = binds.valueSet(Param.of(Param.Kind.ID));
+        // byte[] ids (BINARY(16)) compare by content
+        return id instanceof byte[] bytes ? java.nio.ByteBuffer.wrap(bytes) : id;
     }
 }

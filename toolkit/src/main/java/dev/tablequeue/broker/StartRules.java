@@ -86,8 +86,8 @@ public final class StartRules {
         for (Statement statement : statements.all()) {
             prepared[0] += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
         }
-        // the many-row forms a batch of settlements writes, in their two-row form
-        new ManyRowStatements(dialect, binding, statements).forEachTwoRowForm(
+        // the many-row forms a batch of settlements writes
+        new ManyRowStatements(dialect, binding, statements).forEach(
                 s -> prepared[0] += prepare(dialect, connection, s, binding.tableName(), user, refusals));
         try {
             AttemptDefault.check(connection, binding, user);

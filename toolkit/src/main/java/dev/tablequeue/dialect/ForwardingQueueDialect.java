@@ -173,28 +173,28 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
-    public Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
-        return delegate.ackByIds(binding, count);
+    public Optional<Statement> ackMany(RoleBinding<?> binding) {
+        return delegate.ackMany(binding);
     }
 
     @Override
-    public Optional<Statement> dropByIds(RoleBinding<?> binding, int count) {
-        return delegate.dropByIds(binding, count);
+    public Optional<Statement> dropMany(RoleBinding<?> binding) {
+        return delegate.dropMany(binding);
     }
 
     @Override
-    public Optional<Statement> retryByIds(RoleBinding<?> binding, int count) {
-        return delegate.retryByIds(binding, count);
+    public Optional<Statement> retryMany(RoleBinding<?> binding) {
+        return delegate.retryMany(binding);
     }
 
     @Override
-    public Optional<Statement> retryAfterByIds(RoleBinding<?> binding, int count) {
-        return delegate.retryAfterByIds(binding, count);
+    public Optional<Statement> retryAfterMany(RoleBinding<?> binding) {
+        return delegate.retryAfterMany(binding);
     }
 
     @Override
-    public Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> binding, int count) {
-        return delegate.deadLetterToGroupByIds(binding, count);
+    public Optional<Statement> deadLetterToGroupMany(RoleBinding<?> binding) {
+        return delegate.deadLetterToGroupMany(binding);
     }
 
     @Override
@@ -245,6 +245,11 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     @Override
     public Object delayValue(Duration delay) {
         return delegate.delayValue(delay);
+    }
+
+    @Override
+    public Object rowsValue(Param rows, List<dev.tablequeue.internal.Binds> each) {
+        return delegate.rowsValue(rows, each);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tablequeue.dialect;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.KeyPart;
@@ -296,5 +297,21 @@ abstract class JooqPieces implements QueueDialect, Cloneable {
     @SuppressWarnings("unchecked")
     static Table<Record> table(RoleBinding<?> b) {
         return (Table<Record>) b.table();
+    }
+
+    /** Refuses identifiers of the binding longer than {@code limit} (bytes or characters, as the server counts). */
+    void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
+        List<String> names = new ArrayList<>();
+        names.add(b.table().getName());
+        b.roles().values().forEach(f -> names.add(f.getName()));
+        b.headerFields().forEach(f -> names.add(f.getName()));
+        b.data().forEach(f -> names.add(f.getName()));
+        for (String n : names) {
+            int length = bytes ? n.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : n.length();
+            if (length > limit) {
+                throw new DialectException(name(), b.tableName(), "the name \"" + n + "\" is " + length
+                        + (bytes ? " bytes" : " characters") + ", over the server's limit of " + limit);
+            }
+        }
     }
 }

@@ -151,37 +151,73 @@ abstract class JooqQueueDialect extends JooqPieces {
 
     // ---- settlements ----
 
-    @Override
-    public Statement ack(RoleBinding<?> b) {
-        return finish(b, "ack", false, 1);
+    /**
+     * How this dialect's statements over many rows read their rows, bound as data; null where it writes rows
+     * one execution each.
+     */
+    RowsTable rowsTable() {
+        return null;
+    }
+
+    /** The writer of a settlement of one row, or of many where {@code many}. */
+    private StatementWriter settlementWriter(boolean many) {
+        StatementWriter one = writer();
+        return many ? StatementWriter.ofRows(one.dsl(), rowsTable()::column) : one;
+    }
+
+    /** The settlement {@code build} writes over many rows, where this dialect binds rows as data. */
+    private Optional<Statement> many(java.util.function.Function<Boolean, Optional<Statement>> build) {
+        return rowsTable() == null ? Optional.empty() : build.apply(true);
+    }
+
+    /**
+     * The UPDATE (or, with no {@code set}, the DELETE) of a settlement: of the row {@code where} names, or of
+     * every row of the rows bound as data that {@code where} joins.
+     */
+    private Statement settlement(StatementWriter w, RoleBinding<?> b, String purpose, Map<Field<?>, Field<?>> set,
+            Condition where) {
+        if (!w.ofRows()) {
+            return w.statement(purpose, set == null
+                    ? w.dsl().deleteFrom(table(b)).where(where)
+                    : w.dsl().update(table(b)).set(set).where(where));
+        }
+        return set == null ? rowsTable().delete(w, b, purpose, where) : rowsTable().update(w, b, purpose, set, where);
     }
 
     @Override
-    public Optional<Statement> ackByIds(RoleBinding<?> b, int count) {
-        return Optional.of(finish(b, "ack", false, count));
+    public Object rowsValue(Param rows, List<dev.tablequeue.internal.Binds> each) {
+        if (rowsTable() == null) {
+            throw new UnsupportedOperationException(name() + " binds no rows as data");
+        }
+        return rowsTable().value(rows, each, this);
+    }
+
+    @Override
+    public Statement ack(RoleBinding<?> b) {
+        return finish(b, "ack", false, false);
+    }
+
+    @Override
+    public Optional<Statement> ackMany(RoleBinding<?> b) {
+        return many(m -> Optional.of(finish(b, "ack", false, m)));
     }
 
     @Override
     public Statement drop(RoleBinding<?> b) {
-        return finish(b, "drop", true, 1);
+        return finish(b, "drop", true, false);
     }
 
     @Override
-    public Optional<Statement> dropByIds(RoleBinding<?> b, int count) {
-        return Optional.of(finish(b, "drop", true, count));
-    }
-
-    /** {@code id = ?} for one row, {@code id IN (?, ..)} for {@code count}: the rows a settlement writes. */
-    Condition idsAre(StatementWriter w, RoleBinding<?> b, int count) {
-        return count == 1 ? idIs(w, b) : typed(b.id()).in(ids(w, b, count));
+    public Optional<Statement> dropMany(RoleBinding<?> b) {
+        return many(m -> Optional.of(finish(b, "drop", true, m)));
     }
 
     /**
      * Marks processed_at (and, for a drop, the last error), or deletes the row, while (lease form) the row
      * holds the token.
      */
-    Statement finish(RoleBinding<?> b, String purpose, boolean failure, int count) {
-        StatementWriter w = writer();
+    Statement finish(RoleBinding<?> b, String purpose, boolean failure, boolean many) {
+        StatementWriter w = settlementWriter(many);
         Optional<Field<?>> processed = b.column(Role.PROCESSED_AT);
         if (processed.isPresent()) {
             Field<Object> p = typed(processed.get());
@@ -190,12 +226,9 @@ abstract class JooqQueueDialect extends JooqPieces {
             if (failure) {
                 writeLastError(w, b, set);
             }
-            return w.statement(purpose, w.dsl().update(table(b))
-                    .set(set)
-                    .where(idsAre(w, b, count))
-                    .and(holdsLease(w, b)));
+            return settlement(w, b, purpose, set, idIs(w, b).and(holdsLease(w, b)));
         }
-        return w.statement(purpose, w.dsl().deleteFrom(table(b)).where(idsAre(w, b, count)).and(holdsLease(w, b)));
+        return settlement(w, b, purpose, null, idIs(w, b).and(holdsLease(w, b)));
     }
 
     /**
@@ -205,16 +238,16 @@ abstract class JooqQueueDialect extends JooqPieces {
      */
     @Override
     public Optional<Statement> retry(RoleBinding<?> b) {
-        return retry(b, 1);
+        return retry(b, false);
     }
 
     @Override
-    public Optional<Statement> retryByIds(RoleBinding<?> b, int count) {
-        return retry(b, count);
+    public Optional<Statement> retryMany(RoleBinding<?> b) {
+        return many(m -> retry(b, m));
     }
 
-    private Optional<Statement> retry(RoleBinding<?> b, int count) {
-        StatementWriter w = writer();
+    private Optional<Statement> retry(RoleBinding<?> b, boolean many) {
+        StatementWriter w = settlementWriter(many);
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         switch (b.form()) {
             case ROW_LOCK -> b.column(Role.ATTEMPT).ifPresent(a -> set.put(typed(a), attemptPlusOne(a)));
@@ -228,26 +261,23 @@ abstract class JooqQueueDialect extends JooqPieces {
         if (set.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(w.statement("retry", w.dsl().update(table(b))
-                .set(set)
-                .where(idsAre(w, b, count))
-                .and(holdsLease(w, b))));
+        return Optional.of(settlement(w, b, "retry", set, idIs(w, b).and(holdsLease(w, b))));
     }
 
     @Override
     public Statement retryAfter(RoleBinding<?> b) {
-        return retryAfter(b, 1);
+        return retryAfter(b, false);
     }
 
     @Override
-    public Optional<Statement> retryAfterByIds(RoleBinding<?> b, int count) {
-        return Optional.of(retryAfter(b, count));
+    public Optional<Statement> retryAfterMany(RoleBinding<?> b) {
+        return many(m -> Optional.of(retryAfter(b, m)));
     }
 
-    private Statement retryAfter(RoleBinding<?> b, int count) {
+    private Statement retryAfter(RoleBinding<?> b, boolean many) {
         Field<?> column = b.column(Role.RETRY_AFTER).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a delayed retry needs a retryAfter column"));
-        StatementWriter w = writer();
+        StatementWriter w = settlementWriter(many);
         Field<Object> retryAfter = typed(column);
         Field<Object> at = b.clock() == ClockSource.DATABASE
                 ? asObject(databaseNowPlus(w))
@@ -261,7 +291,7 @@ abstract class JooqQueueDialect extends JooqPieces {
             set.put(lease, DSL.inline(null, lease));
         }
         writeLastError(w, b, set);
-        return w.statement("retry after", w.dsl().update(table(b)).set(set).where(idsAre(w, b, count)).and(holdsLease(w, b)));
+        return settlement(w, b, "retry after", set, idIs(w, b).and(holdsLease(w, b)));
     }
 
     /** The database's clock plus a {@link Param.Kind#DELAY} param. */
@@ -269,18 +299,18 @@ abstract class JooqQueueDialect extends JooqPieces {
 
     @Override
     public Statement deadLetterToGroup(RoleBinding<?> b) {
-        return deadLetterToGroup(b, 1);
+        return deadLetterToGroup(b, false);
     }
 
     @Override
-    public Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> b, int count) {
-        return Optional.of(deadLetterToGroup(b, count));
+    public Optional<Statement> deadLetterToGroupMany(RoleBinding<?> b) {
+        return many(m -> Optional.of(deadLetterToGroup(b, m)));
     }
 
-    private Statement deadLetterToGroup(RoleBinding<?> b, int count) {
+    private Statement deadLetterToGroup(RoleBinding<?> b, boolean many) {
         Field<?> column = b.column(Role.GROUP).orElseThrow(() -> new DialectException(name(), b.tableName(),
                 "a dead letter into a group needs a group column; name a dead-letter table instead"));
-        StatementWriter w = writer();
+        StatementWriter w = settlementWriter(many);
         Field<Object> group = typed(column);
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(group, w.bind(Param.of(Param.Kind.DESTINATION), group));
@@ -289,7 +319,7 @@ abstract class JooqQueueDialect extends JooqPieces {
             set.put(lease, DSL.inline(null, lease));
         }
         writeLastError(w, b, set);
-        return w.statement("dead letter", w.dsl().update(table(b)).set(set).where(idsAre(w, b, count)).and(holdsLease(w, b)));
+        return settlement(w, b, "dead letter", set, idIs(w, b).and(holdsLease(w, b)));
     }
 
     @Override
@@ -364,21 +394,5 @@ abstract class JooqQueueDialect extends JooqPieces {
     @Override
     public Optional<Statement> notify(String channel) {
         return Optional.empty();
-    }
-
-    /** Refuses identifiers of the binding longer than {@code limit} (bytes or characters, as the server counts). */
-    void requireNameLength(RoleBinding<?> b, int limit, boolean bytes) {
-        List<String> names = new ArrayList<>();
-        names.add(b.table().getName());
-        b.roles().values().forEach(f -> names.add(f.getName()));
-        b.headerFields().forEach(f -> names.add(f.getName()));
-        b.data().forEach(f -> names.add(f.getName()));
-        for (String n : names) {
-            int length = bytes ? n.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : n.length();
-            if (length > limit) {
-                throw new DialectException(name(), b.tableName(), "the name \"" + n + "\" is " + length
-                        + (bytes ? " bytes" : " characters") + ", over the server's limit of " + limit);
-            }
-        }
     }
 }

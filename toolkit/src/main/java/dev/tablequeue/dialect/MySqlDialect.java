@@ -67,6 +67,7 @@ import org.jooq.impl.SQLDataType;
  * locks no gaps and holds back no insert.
  */
 public final class MySqlDialect extends JooqQueueDialect {
+    private static final RowsTable ROWS = new MySqlRows();
     /** MySQL and MariaDB keep identifiers up to 64 characters. */
     public static final int MAX_IDENTIFIER_CHARS = 64;
 
@@ -294,6 +295,11 @@ public final class MySqlDialect extends JooqQueueDialect {
     @Override
     public Field<?> databaseNow() {
         return DSL.field("utc_timestamp(6)", SQLDataType.LOCALDATETIME(6));
+    }
+
+    @Override
+    RowsTable rowsTable() {
+        return ROWS;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tablequeue.dialect;
 
 
+import java.util.List;
 import java.util.Objects;
 import org.jooq.Field;
 
@@ -11,7 +12,7 @@ import org.jooq.Field;
  * @param kind what the value is
  * @param column the column the value is written to or compared with, where that decides its JDBC type
  * @param index the position in a list (the n-th id of an IN list, the n-th insert column), else 0
- * @param constant the value itself, for {@link Kind#CONSTANT}
+ * @param constant the value itself, for {@link Kind#CONSTANT}; the params of each row, for {@link Kind#ROWS}
  */
 public record Param(Kind kind, Field<?> column, int index, Object constant) {
 
@@ -47,7 +48,13 @@ public record Param(Kind kind, Field<?> column, int index, Object constant) {
         /** The {@code index}-th value of an insert, for {@code column}. */
         VALUE,
         /** A value fixed when the statement was built (a literal part of a key, a channel name). */
-        CONSTANT
+        CONSTANT,
+        /**
+         * The values of every row a statement over many rows writes, bound as data: the values of the
+         * {@link #perRow} params of each row, as the dialect encodes them ({@link QueueDialect#rowsValue}); an
+         * array of one param's values on PostgreSQL, a JSON array of rows on MySQL, MariaDB and SQLite.
+         */
+        ROWS
     }
 
     public Param {
@@ -64,6 +71,20 @@ public record Param(Kind kind, Field<?> column, int index, Object constant) {
 
     public static Param at(Kind kind, Field<?> column, int index) {
         return new Param(kind, column, index, null);
+    }
+
+    /** The rows' values of {@code perRow}, in that order, as one bound value ({@link Kind#ROWS}). */
+    public static Param rows(List<Param> perRow) {
+        return new Param(Kind.ROWS, null, 0, List.copyOf(perRow));
+    }
+
+    /** The params whose values a {@link Kind#ROWS} param carries per row, in order. */
+    @SuppressWarnings("unchecked")
+    public List<Param> perRow() {
+        if (kind != Kind.ROWS) {
+            throw new IllegalStateException("not the rows of a statement over many rows: " + kind);
+        }
+        return (List<Param>) constant;
     }
 
     public static Param constant(Object value) {

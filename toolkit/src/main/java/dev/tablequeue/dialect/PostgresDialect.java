@@ -37,6 +37,7 @@ import org.jooq.impl.SQLDataType;
  * both rows in one statement, the leading one in a data-modifying CTE whose id the message's row reads.
  */
 public final class PostgresDialect extends JooqQueueDialect {
+    private static final RowsTable ROWS = new PgRows();
     /** Postgres keeps identifiers (and LISTEN channels) up to 63 bytes. */
     public static final int MAX_IDENTIFIER_BYTES = 63;
 
@@ -548,6 +549,11 @@ public final class PostgresDialect extends JooqQueueDialect {
     public Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
             throws java.sql.SQLException {
         return PgNotifications.listen(connection, channels);
+    }
+
+    @Override
+    RowsTable rowsTable() {
+        return ROWS;
     }
 
     @Override

@@ -204,34 +204,43 @@ public interface QueueDialect {
     List<Statement> deadLetterToTable(RoleBinding<?> binding, Table<?> target);
 
     // ---- settlements of many rows ----
-    // Each writes one outcome to count rows at once: the one-row statement with its id condition an IN list
-    // of count ids (Param.Kind.ID at indexes 0 to count - 1), every other value bound once for all of them
-    // (in the lease form one token: the rows hold one lease expiry). The runtime asks for a few counts and
-    // keeps what it gets; where a method answers empty, the default, it writes one statement per row.
+    // Each writes one outcome to any number of rows in one statement: the one-row statement's values that
+    // each row has of its own (its id, its times, its lease token, its last error) come from a table of rows
+    // bound as data (Param.Kind.ROWS, encoded by rowsValue), every other value is bound once. Where a method
+    // answers empty, the default, the runtime writes the rows one execution each, as one JDBC batch.
 
-    /** {@link #ack} of {@code count} rows in one statement. */
-    default Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
+    /** {@link #ack} of any number of rows in one statement. */
+    default Optional<Statement> ackMany(RoleBinding<?> binding) {
         return Optional.empty();
     }
 
-    /** {@link #drop} of {@code count} rows in one statement, all binding one last error. */
-    default Optional<Statement> dropByIds(RoleBinding<?> binding, int count) {
+    /** {@link #drop} of any number of rows in one statement, each with its own last error. */
+    default Optional<Statement> dropMany(RoleBinding<?> binding) {
         return Optional.empty();
     }
 
-    /** {@link #retry} of {@code count} rows in one statement, all binding one last error. */
-    default Optional<Statement> retryByIds(RoleBinding<?> binding, int count) {
+    /** {@link #retry} of any number of rows in one statement, each with its own last error. */
+    default Optional<Statement> retryMany(RoleBinding<?> binding) {
         return Optional.empty();
     }
 
-    /** {@link #retryAfter} of {@code count} rows in one statement, all returning at one time. */
-    default Optional<Statement> retryAfterByIds(RoleBinding<?> binding, int count) {
+    /** {@link #retryAfter} of any number of rows in one statement, each returning at its own time. */
+    default Optional<Statement> retryAfterMany(RoleBinding<?> binding) {
         return Optional.empty();
     }
 
-    /** {@link #deadLetterToGroup} of {@code count} rows in one statement, all binding one last error. */
-    default Optional<Statement> deadLetterToGroupByIds(RoleBinding<?> binding, int count) {
+    /** {@link #deadLetterToGroup} of any number of rows in one statement, each with its own last error. */
+    default Optional<Statement> deadLetterToGroupMany(RoleBinding<?> binding) {
         return Optional.empty();
+    }
+
+    /**
+     * The JDBC value of a {@link Param.Kind#ROWS} param: the values of {@code rows.perRow()} of each of
+     * {@code each}, in order, as the statement that binds it reads them. Only a dialect whose statements
+     * bind rows is asked.
+     */
+    default Object rowsValue(Param rows, List<dev.tablequeue.internal.Binds> each) {
+        throw new UnsupportedOperationException(name() + " binds no rows as data");
     }
 
     // ---- transactions, inserts, notifications ----

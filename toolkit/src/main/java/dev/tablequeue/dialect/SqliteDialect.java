@@ -51,6 +51,7 @@ import org.jooq.impl.SQLDataType;
  * transaction that takes the write lock at its start waits its turn in the busy timeout instead.
  */
 public final class SqliteDialect extends JooqQueueDialect {
+    private static final RowsTable ROWS = new SqliteRows();
     /** The opening of a binding that declares no mode. */
     public static final SqliteMode DEFAULT_MODE = SqliteMode.IMMEDIATE;
 
@@ -228,6 +229,11 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     /** {@code strftime(.., 'now', ?)}, where the param is a modifier such as {@code '+12.345 seconds'}. */
+    @Override
+    RowsTable rowsTable() {
+        return ROWS;
+    }
+
     @Override
     Field<?> databaseNowPlus(StatementWriter w) {
         return DSL.field(NOW_PLUS_SQL, SQLDataType.VARCHAR, w.text(Param.of(Param.Kind.DELAY)));

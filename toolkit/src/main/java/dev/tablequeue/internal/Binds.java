@@ -27,6 +27,7 @@ public final class Binds {
     private List<String> heldKeys = List.of();
     private String lastError;
     private List<?> values = List.of();
+    private List<Binds> rows = List.of();
 
     public Binds id(Object value) {
         this.id = value;
@@ -100,6 +101,12 @@ public final class Binds {
         return this;
     }
 
+    /** The values of each row a statement over many rows writes ({@link Param.Kind#ROWS}). */
+    public Binds rows(List<Binds> value) {
+        this.rows = value;
+        return this;
+    }
+
     /** A copy, whose values a caller may set without changing these. */
     public Binds copy() {
         Binds c = new Binds();
@@ -117,6 +124,7 @@ public final class Binds {
         c.heldKeys = heldKeys;
         c.lastError = lastError;
         c.values = values;
+        c.rows = rows;
         return c;
     }
 
@@ -140,6 +148,7 @@ public final class Binds {
             case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();
+            case ROWS -> rows;
         };
     }
 
@@ -160,6 +169,7 @@ public final class Binds {
             case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();
+            case ROWS -> dialect.rowsValue(param, rows);
         };
     }
 

@@ -3,7 +3,9 @@ package dev.tablequeue.internal;
 import dev.tablequeue.dialect.Param;
 import dev.tablequeue.dialect.Statement;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jooq.DSLContext;
@@ -26,11 +28,57 @@ public final class StatementWriter {
     private static final String PREFIX = "$tqp";
     private static final Pattern NAMED = Pattern.compile(Pattern.quote(PREFIX) + "(\\d+)");
 
+    /** The kinds of value a statement over many rows takes from each row: the others it binds once. */
+    private static final Set<Param.Kind> PER_ROW = EnumSet.of(Param.Kind.ID, Param.Kind.NOW, Param.Kind.RETRY_AT,
+            Param.Kind.DELAY, Param.Kind.LEASE_HELD, Param.Kind.LAST_ERROR);
+
     private final DSLContext dsl;
     private final List<Param> declared = new ArrayList<>();
+    /** Null for a statement of one row; else where each row's values are read from. */
+    private final RowColumns rows;
+    private final List<Param> perRow = new ArrayList<>();
+    private final List<DataType<?>> perRowTypes = new ArrayList<>();
+
+    /**
+     * Where a statement over many rows reads the {@code index}-th value of each row: a column of the table of
+     * rows the statement binds as data, in {@code type}.
+     */
+    @FunctionalInterface
+    public interface RowColumns {
+        <T> Field<T> column(int index, DataType<T> type);
+    }
 
     public StatementWriter(DSLContext dsl) {
+        this(dsl, null);
+    }
+
+    private StatementWriter(DSLContext dsl, RowColumns rows) {
         this.dsl = dsl;
+        this.rows = rows;
+    }
+
+    /**
+     * A writer of a statement over many rows: each value a row has of its own (its id, its times, its lease
+     * token, its last error) is read from {@code rows}' columns in place of a placeholder, and
+     * {@link #perRow()} lists them; the others are bound once.
+     */
+    public static StatementWriter ofRows(DSLContext dsl, RowColumns rows) {
+        return new StatementWriter(dsl, rows);
+    }
+
+    /** Whether this writes a statement over many rows ({@link #ofRows}). */
+    public boolean ofRows() {
+        return rows != null;
+    }
+
+    /** The values each row carries, in the order of their columns ({@link #ofRows}). */
+    public List<Param> perRow() {
+        return List.copyOf(perRow);
+    }
+
+    /** The types of {@link #perRow()}'s values, as the statement reads them. */
+    public List<DataType<?>> perRowTypes() {
+        return List.copyOf(perRowTypes);
     }
 
     /** The settings every dialect renders with. */
@@ -46,8 +94,20 @@ public final class StatementWriter {
         return dsl;
     }
 
-    /** A placeholder for {@code param}, typed as {@code type} for jOOQ's API. */
+    /**
+     * A placeholder for {@code param}, typed as {@code type} for jOOQ's API; in a statement over many rows, a
+     * value each row has of its own is read from the rows' table instead.
+     */
     public <T> Field<T> bind(Param param, DataType<T> type) {
+        if (rows != null && PER_ROW.contains(param.kind())) {
+            int index = perRow.indexOf(param);
+            if (index < 0) {
+                index = perRow.size();
+                perRow.add(param);
+                perRowTypes.add(type);
+            }
+            return rows.column(index, type);
+        }
         String name = Integer.toString(declared.size());
         declared.add(param);
         return DSL.param(name, type);

@@ -2,16 +2,13 @@ package dev.tablequeue.broker;
 
 import static dev.tablequeue.binding.ExampleTables.SUPPORT_TICKETS;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.ForwardingQueueDialect;
-import dev.tablequeue.dialect.MySqlDialect;
 import dev.tablequeue.dialect.Param;
 import dev.tablequeue.dialect.PostgresDialect;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.SqliteDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
 import java.time.Instant;
@@ -22,7 +19,7 @@ import java.util.OptionalInt;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 
-/** Which outcomes of a batch one statement writes together, and over how many ids: grouped without a database. */
+/** Which outcomes of a batch one statement writes together, their rows bound as data: grouped without a database. */
 class SettlementGroupsTest {
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final Instant HELD = NOW.plusSeconds(30);
@@ -55,149 +52,126 @@ class SettlementGroupsTest {
     }
 
     private List<SettlementGroups.Group> group(List<Settlement.Write> writes) {
-        return SettlementGroups.group(writes, 0, manyRows::has);
+        return SettlementGroups.group(writes, 0, manyRows::of);
     }
 
     @Test
-    void a_batch_of_64_acknowledgements_holding_one_lease_is_one_statement_over_64_ids() {
-        List<Settlement.Write> writes = acks(1, 64, HELD);
+    void a_batch_of_1000_acknowledgements_is_one_statement_over_its_rows() {
+        List<Settlement.Write> writes = acks(1, 1000, HELD);
         List<SettlementGroups.Group> groups = group(writes);
         assertThat(groups).hasSize(1);
-        assertThat(groups.get(0).byIds()).isTrue();
+        assertThat(groups.get(0).byRows()).isTrue();
         assertThat(groups.get(0).statement()).isSameAs(statements.ack());
+        assertThat(groups.get(0).many()).isSameAs(manyRows.of(statements.ack()));
         assertThat(groups.get(0).writes()).containsExactlyElementsOf(writes);
-        assertThat(groups.get(0).paddedIds()).hasSize(64).doesNotHaveDuplicates();
+        assertThat((List<?>) groups.get(0).binds().valueSet(Param.rows(List.of()))).hasSize(1000);
     }
 
     @Test
-    void an_in_list_is_padded_to_a_power_of_two_with_its_last_id() {
-        SettlementGroups.Group g = group(acks(1, 5, HELD)).get(0);
-        assertThat(g.paddedIds()).containsExactly(1L, 2L, 3L, 4L, 5L, 5L, 5L, 5L);
-        assertThat(SettlementGroups.bucket(1)).isEqualTo(1);
-        assertThat(SettlementGroups.bucket(2)).isEqualTo(2);
-        assertThat(SettlementGroups.bucket(3)).isEqualTo(4);
-        assertThat(SettlementGroups.bucket(64)).isEqualTo(64);
-        assertThat(SettlementGroups.bucket(65)).isEqualTo(128);
-        assertThatThrownBy(() -> SettlementGroups.bucket(SettlementGroups.MAX_IDS + 1))
-                .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void outcomes_holding_different_leases_are_written_by_different_statements() {
+    void outcomes_holding_different_leases_are_written_by_one_statement_each_row_with_its_own_token() {
         List<Settlement.Write> held = acks(1, 3, HELD);
         List<Settlement.Write> extended = acks(10, 2, EXTENDED);
         List<Settlement.Write> all = new ArrayList<>(held);
         all.addAll(extended);
         List<SettlementGroups.Group> groups = group(all);
-        assertThat(groups).extracting(SettlementGroups.Group::writes).containsExactly(held, extended);
-        assertThat(groups).allSatisfy(g -> assertThat(g.byIds()).isTrue());
+        assertThat(groups).singleElement().satisfies(g -> {
+            assertThat(g.byRows()).isTrue();
+            assertThat(g.writes()).containsExactlyElementsOf(all);
+        });
+        Statement many = groups.get(0).many();
+        Param rows = many.params().stream().filter(p -> p.kind() == Param.Kind.ROWS)
+                .filter(p -> p.perRow().get(0).kind() == Param.Kind.LEASE_HELD).findFirst().orElseThrow();
+        Object tokens = dialect.rowsValue(rows, rowsOf(groups.get(0)));
+        assertThat((String[]) tokens).containsExactly("2026-03-01T10:00:30Z", "2026-03-01T10:00:30Z",
+                "2026-03-01T10:00:30Z", "2026-03-01T10:01:00Z", "2026-03-01T10:01:00Z");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<dev.tablequeue.internal.Binds> rowsOf(SettlementGroups.Group g) {
+        return (List<dev.tablequeue.internal.Binds>) g.binds().valueSet(Param.rows(List.of()));
     }
 
     @Test
-    void a_mixed_batch_groups_each_kind_and_writes_one_of_a_kind_and_own_errors_row_by_row() {
+    void a_mixed_batch_is_one_statement_per_kind_and_an_outcome_alone_of_its_kind_goes_by_itself() {
         Settlement.Write ack1 = write(1, Outcome.ack(), HELD, null);
         Settlement.Write retry2 = write(2, Outcome.retry(), HELD, null);
         Settlement.Write ack3 = write(3, Outcome.ack(), HELD, null);
-        Settlement.Write retry4 = write(4, Outcome.retry(), HELD, null);
+        Settlement.Write retry4 = write(4, Outcome.retry(), EXTENDED, null);
         Settlement.Write drop5 = write(5, Outcome.drop(), HELD, new IllegalStateException("five"));
         Settlement.Write drop6 = write(6, Outcome.drop(), HELD, new IllegalStateException("six"));
         Settlement.Write dropped7 = write(7, Outcome.drop(), HELD, null);
-        Settlement.Write dropped8 = write(8, Outcome.drop(), HELD, null);
-        Settlement.Write retryAlone = write(9, Outcome.retry(), EXTENDED, null);
+        // the table has no retry_after: a delayed retry is written as a retry
+        Settlement.Write later8 = write(8, Outcome.retryAfter(java.time.Duration.ofMinutes(5)), HELD, null);
         List<SettlementGroups.Group> groups = group(
-                List.of(ack1, retry2, ack3, retry4, drop5, drop6, dropped7, dropped8, retryAlone));
+                List.of(ack1, retry2, ack3, retry4, drop5, drop6, dropped7, later8));
 
-        assertThat(groups).filteredOn(SettlementGroups.Group::byIds)
+        // each drop writes its own failure's text (or none), each retry its own token: values of each row's own
+        assertThat(groups).filteredOn(SettlementGroups.Group::byRows)
                 .extracting(SettlementGroups.Group::writes)
-                .containsExactly(List.of(ack1, ack3), List.of(retry2, retry4), List.of(dropped7, dropped8));
-        // each drop writes its own failure's text, so each binds values of its own; the retry holds another lease
-        assertThat(groups).filteredOn(g -> !g.byIds())
-                .extracting(SettlementGroups.Group::writes)
-                .containsExactly(List.of(drop5, drop6), List.of(retryAlone));
-        assertThat(groups).flatExtracting(SettlementGroups.Group::writes).hasSize(9).doesNotHaveDuplicates();
+                .containsExactly(List.of(ack1, ack3), List.of(retry2, retry4, later8),
+                        List.of(drop5, drop6, dropped7));
+        assertThat(groups).noneMatch(g -> !g.byRows());
+        assertThat(groups).flatExtracting(SettlementGroups.Group::writes).hasSize(8).doesNotHaveDuplicates();
+        Settlement.Write alone = write(10, Outcome.drop(), HELD, null);
+        assertThat(group(List.of(ack1, alone, ack3))).extracting(g -> g.writes(), g -> g.byRows()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(List.of(ack1, ack3), true),
+                org.assertj.core.groups.Tuple.tuple(List.of(alone), false));
+        Param errors = groups.get(2).many().params().stream().filter(p -> p.kind() == Param.Kind.ROWS)
+                .filter(p -> p.perRow().get(0).kind() == Param.Kind.LAST_ERROR).findFirst().orElseThrow();
+        assertThat((String[]) dialect.rowsValue(errors, rowsOf(groups.get(2))))
+                .containsExactly(drop5.plan().binds().valueSet(Param.of(Param.Kind.LAST_ERROR)).toString(),
+                        drop6.plan().binds().valueSet(Param.of(Param.Kind.LAST_ERROR)).toString(), null);
     }
 
     @Test
-    void drops_that_failed_alike_are_written_together() {
-        IllegalStateException failure = new IllegalStateException("the batch failed");
-        List<SettlementGroups.Group> groups = group(List.of(write(1, Outcome.drop(), HELD, failure),
-                write(2, Outcome.drop(), HELD, failure)));
-        assertThat(groups).singleElement().satisfies(g -> assertThat(g.byIds()).isTrue());
-    }
-
-    @Test
-    void the_same_row_twice_goes_once_in_the_statement_over_ids_and_once_on_its_own() {
+    void the_same_row_twice_goes_once_in_the_statement_over_rows_and_once_on_its_own() {
         List<Settlement.Write> writes = acks(1, 3, HELD);
         Settlement.Write again = write(2, Outcome.ack(), HELD, null);
         writes.add(again);
         List<SettlementGroups.Group> groups = group(writes);
         assertThat(groups).hasSize(2);
         assertThat(groups.get(0).writes()).containsExactlyElementsOf(writes.subList(0, 3));
-        assertThat(groups.get(1).byIds()).isFalse();
+        assertThat(groups.get(1).byRows()).isFalse();
         assertThat(groups.get(1).writes()).containsExactly(again);
     }
 
     @Test
-    void a_batch_over_the_most_ids_is_cut_into_chunks_and_a_last_row_alone_goes_by_itself() {
-        List<Settlement.Write> writes = acks(1, SettlementGroups.MAX_IDS * 2 + 1, HELD);
-        List<SettlementGroups.Group> groups = group(writes);
-        assertThat(groups).extracting(g -> g.writes().size(), SettlementGroups.Group::byIds).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(SettlementGroups.MAX_IDS, true),
-                org.assertj.core.groups.Tuple.tuple(SettlementGroups.MAX_IDS, true),
-                org.assertj.core.groups.Tuple.tuple(1, false));
-        assertThat(group(acks(1, 200, HELD))).extracting(g -> g.paddedIds().size())
-                .containsExactly(SettlementGroups.MAX_IDS, 128);
-    }
-
-    @Test
-    void where_the_dialect_writes_no_statement_over_ids_every_row_is_written_on_its_own() {
-        List<SettlementGroups.Group> groups = SettlementGroups.group(acks(1, 4, HELD), 0, s -> false);
+    void where_the_dialect_writes_no_statement_over_rows_every_row_is_written_on_its_own() {
+        List<SettlementGroups.Group> groups = SettlementGroups.group(acks(1, 4, HELD), 0, s -> null);
         assertThat(groups).singleElement().satisfies(g -> {
-            assertThat(g.byIds()).isFalse();
+            assertThat(g.byRows()).isFalse();
             assertThat(g.writes()).hasSize(4);
         });
     }
 
     @Test
     void a_stage_groups_only_the_outcomes_that_have_a_statement_there() {
-        assertThat(SettlementGroups.group(acks(1, 4, HELD), 1, manyRows::has)).isEmpty();
+        assertThat(SettlementGroups.group(acks(1, 4, HELD), 1, manyRows::of)).isEmpty();
     }
 
     @Test
-    void every_built_in_dialect_writes_an_acknowledgement_over_an_in_list_with_the_lease_bound_once() {
-        for (QueueDialect d : List.of(new PostgresDialect(), new SqliteDialect(),
-                MySqlDialect.forServer("MariaDB", "11.4.2-MariaDB"))) {
-            SubscriptionStatements s = SubscriptionStatements.build(d, TICKETS, ClaimShape.ROLES, false, null);
-            ManyRowStatements many = new ManyRowStatements(d, TICKETS, s);
-            Statement ack = many.of(s.ack(), 4).orElseThrow();
-            assertThat(ack.sql()).as(d.name()).containsIgnoringCase("in (?, ?, ?, ?)");
-            assertThat(ack.params()).filteredOn(p -> p.kind() == Param.Kind.ID)
-                    .extracting(Param::index).containsExactly(0, 1, 2, 3);
-            assertThat(ack.params()).filteredOn(p -> p.kind() == Param.Kind.LEASE_HELD).hasSize(1);
-            assertThat(many.of(s.ack(), 4)).as("built once").containsSame(ack);
-            assertThat(many.has(s.drop())).isTrue();
-            assertThat(many.has(s.retry().orElseThrow())).isTrue();
-            assertThat(many.has(s.claim())).isFalse();
-        }
+    void postgres_writes_an_acknowledgement_over_unnested_arrays_with_one_text_for_any_count() {
+        Statement ack = manyRows.of(statements.ack());
+        assertThat(ack.sql()).contains("from unnest(cast(? as varchar[]), cast(? as varchar[]), cast(? as varchar[]))")
+                .doesNotContainIgnoringCase(" in (");
+        assertThat(ack.params()).extracting(Param::kind).containsOnly(Param.Kind.ROWS);
+        assertThat(ack.params()).extracting(p -> p.perRow().get(0).kind())
+                .containsExactlyInAnyOrder(Param.Kind.ID, Param.Kind.NOW, Param.Kind.LEASE_HELD);
+        assertThat(manyRows.of(statements.drop())).isNotNull();
+        assertThat(manyRows.of(statements.retry().orElseThrow())).isNotNull();
+        assertThat(manyRows.of(statements.claim())).isNull();
     }
 
     @Test
-    void a_dialect_without_statements_over_ids_or_with_one_binding_other_ids_is_written_row_by_row() {
+    void a_dialect_without_statements_over_rows_is_written_row_by_row() {
         QueueDialect forwarding = new ForwardingQueueDialect(dialect) {};
         QueueDialect none = new ForwardingQueueDialect(dialect) {
             @Override
-            public Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
+            public Optional<Statement> ackMany(RoleBinding<?> binding) {
                 return Optional.empty();
             }
         };
-        QueueDialect wrong = new ForwardingQueueDialect(dialect) {
-            @Override
-            public Optional<Statement> ackByIds(RoleBinding<?> binding, int count) {
-                return Optional.of(ack(binding));
-            }
-        };
-        assertThat(new ManyRowStatements(forwarding, TICKETS, statements).has(statements.ack())).isTrue();
-        assertThat(new ManyRowStatements(none, TICKETS, statements).has(statements.ack())).isFalse();
-        assertThat(new ManyRowStatements(wrong, TICKETS, statements).has(statements.ack())).isFalse();
+        assertThat(new ManyRowStatements(forwarding, TICKETS, statements).of(statements.ack())).isNotNull();
+        assertThat(new ManyRowStatements(none, TICKETS, statements).of(statements.ack())).isNull();
     }
 }
