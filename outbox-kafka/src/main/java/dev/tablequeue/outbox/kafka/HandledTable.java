@@ -1,10 +1,14 @@
 package dev.tablequeue.outbox.kafka;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.Objects;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.SQLDialect;
 import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.tools.jdbc.JDBCUtils;
 
@@ -24,6 +28,9 @@ import org.jooq.tools.jdbc.JDBCUtils;
  * }</pre>
  */
 public final class HandledTable {
+    /** MySQL's and MariaDB's error for a duplicate key (ER_DUP_ENTRY). */
+    private static final int DUPLICATE_KEY = 1062;
+
     private final Table<?> table;
     private final Field<String> topic;
     private final Field<String> recordId;
@@ -58,7 +65,22 @@ public final class HandledTable {
      * another transaction holds the row's key: this one waits for that transaction, then finds the row.
      */
     boolean firstCopy(Connection c, String topicName, String id) {
-        DSLContext ctx = DSL.using(c, JDBCUtils.dialect(c));
-        return ctx.insertInto(table, topic, recordId).values(topicName, id).onConflictDoNothing().execute() == 1;
+        SQLDialect dialect = JDBCUtils.dialect(c);
+        DSLContext ctx = DSL.using(c, dialect);
+        if (dialect.family() != SQLDialect.MARIADB && dialect.family() != SQLDialect.MYSQL) {
+            return ctx.insertInto(table, topic, recordId).values(topicName, id).onConflictDoNothing().execute() == 1;
+        }
+        // jOOQ renders onConflictDoNothing() as INSERT IGNORE here, which would also turn a value too long for
+        // its column into a warning (two ids cut to one text, the second taken for a copy). A plain insert
+        // fails on the duplicate key alone, and the server rolls back only that statement, not the transaction.
+        try {
+            return ctx.insertInto(table, topic, recordId).values(topicName, id).execute() == 1;
+        } catch (DataAccessException e) {
+            if (e.getCause(SQLIntegrityConstraintViolationException.class) instanceof SQLException s
+                    && s.getErrorCode() == DUPLICATE_KEY) {
+                return false;
+            }
+            throw e;
+        }
     }
 }
