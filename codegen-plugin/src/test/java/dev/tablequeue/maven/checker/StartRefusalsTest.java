@@ -93,7 +93,7 @@ class StartRefusalsTest {
                         + " needs a PostgreSQL server (this test runs on SQLite alone)");
         site("MySqlDialect: DialectException(name(), b.tableName(), \"a row lock table with FIFO groups",
                 Scope.SHARED, "MariaDB/MySQL's validate, run by StartRules for both; a case needs a MariaDB server");
-        site("JooqQueueDialect: DialectException(name(), b.tableName(), \"the name \\\"\" + n + \"\\\" is",
+        site("JooqPieces: DialectException(name(), b.tableName(), \"the name \\\"\" + n + \"\\\" is",
                 Scope.SHARED, "the name-length rule of PostgreSQL's and MariaDB's validate, run by StartRules for"
                         + " both; SQLite has no limit, and a case needs a server");
         site("QueueDialect: DialectException(name(), binding.tableName(), \"the \" + binding.form().name().",
