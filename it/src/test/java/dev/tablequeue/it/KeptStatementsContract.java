@@ -64,11 +64,17 @@ public abstract class KeptStatementsContract extends BrokerFixture {
     }
 
     /**
-     * A statement that acknowledges rows of {@code t}: the dialect's UPDATE, or the advisory form's statement
-     * that acknowledges and releases the key in one (it names the UPDATE within).
+     * A statement that acknowledges rows of {@code t}: the dialect's UPDATE (of one row, or of many joined to their
+     * bound values), or the advisory form's statement that acknowledges and releases the key in one (it names the
+     * UPDATE within).
      */
     private static java.util.function.Predicate<String> acknowledgementOf(Jobs t) {
-        return sql -> CountingConnections.plain(sql).contains("update " + t.getName() + " set processed_at = ");
+        return sql -> {
+            String plain = CountingConnections.plain(sql);
+            // MySQL/MariaDB write many rows' outcomes as UPDATE json_table(..) STRAIGHT_JOIN the table
+            return plain.contains("update " + t.getName() + " set processed_at = ")
+                    || plain.contains("straight_join " + t.getName() + " on ") && plain.contains(" set processed_at = ");
+        };
     }
 
     /**
