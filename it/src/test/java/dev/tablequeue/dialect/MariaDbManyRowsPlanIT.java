@@ -63,11 +63,17 @@ class MariaDbManyRowsPlanIT {
     /** A lease table of {@link #ROWS} rows whose id is {@code idSql}, filled by {@code idOf(seq)}; its binding. */
     private <I> RoleBinding<Record> table(String name, String idSql, DataType<I> idType, String idOf,
             boolean processedAt) {
+        return table(name, idSql, idType, idOf, processedAt, ROWS);
+    }
+
+    /** A lease table of {@code count} rows whose id is {@code idSql}, filled by {@code idOf(seq)}; its binding. */
+    private <I> RoleBinding<Record> table(String name, String idSql, DataType<I> idType, String idOf,
+            boolean processedAt, int count) {
         db.execute("CREATE TABLE " + name + " (id " + idSql + " PRIMARY KEY, grp VARCHAR(100), retry_after"
                 + " DATETIME(6) NOT NULL DEFAULT UTC_TIMESTAMP(6), attempt INT NOT NULL DEFAULT 1, processed_at"
                 + " DATETIME(6), locked_until DATETIME(6), last_error TEXT, payload LONGBLOB)"
                 + " DEFAULT CHARSET utf8mb4 COLLATE utf8mb4_unicode_ci",
-                "INSERT INTO " + name + " (id, grp) SELECT " + idOf + ", 'a' FROM seq_1_to_" + ROWS,
+                "INSERT INTO " + name + " (id, grp) SELECT " + idOf + ", 'a' FROM seq_1_to_" + count,
                 "ANALYZE TABLE " + name);
         Table<Record> t = DSL.table(DSL.name(name));
         DataType<LocalDateTime> time = SQLDataType.LOCALDATETIME(6);
@@ -136,6 +142,59 @@ class MariaDbManyRowsPlanIT {
     void binary_16_ids_are_found_by_the_primary_key() throws Exception {
         assertEveryRowFoundByItsPrimaryKey(table("bins", "BINARY(16)", SQLDataType.BINARY(16), "UNHEX(MD5(seq))",
                 true), i -> hexMd5(i));
+    }
+
+    /**
+     * A table of a few rows, beside the JSON rows' estimate, is one MariaDB would rather scan; a scan in an UPDATE
+     * locks every row it reads, so the statement is told to use the primary key whatever the table's size.
+     */
+    @Test
+    void a_table_of_a_few_rows_is_read_by_its_primary_key_too() throws Exception {
+        assertEveryRowFoundByItsPrimaryKey(table("few", "BIGINT", SQLDataType.BIGINT, "seq", true, 5),
+                i -> (long) i);
+        assertEveryRowFoundByItsPrimaryKey(table("few_deleted", "BIGINT", SQLDataType.BIGINT, "seq", false, 5),
+                i -> (long) i);
+    }
+
+    /**
+     * The fault the hint prevents: rows 4 and 5 are held by another transaction (a row lock claim whose handlers
+     * run); acknowledging rows 2 and 3 writes them at once, where a scan would wait for rows 4 and 5 until the
+     * server's lock wait timeout.
+     */
+    @Test
+    void acknowledging_some_rows_does_not_wait_for_rows_another_transaction_holds() throws Exception {
+        RoleBinding<Record> b = table("held", "BIGINT", SQLDataType.BIGINT, "seq", true, 5);
+        Statement ack = dialect.ackMany(b).orElseThrow();
+        // the rows' leases, which a lease table's acknowledgement checks
+        Instant lease = Instant.parse("2030-01-01T00:00:00Z");
+        db.execute("UPDATE held SET locked_until = '2030-01-01 00:00:00'");
+        try (Connection holder = db.connect(); Connection writer = db.connect()) {
+            holder.setAutoCommit(false);
+            for (long held : new long[] {4, 5}) {
+                try (PreparedStatement ps = holder.prepareStatement("SELECT id FROM held WHERE id = ? FOR UPDATE")) {
+                    ps.setLong(1, held);
+                    ps.executeQuery().close();
+                }
+            }
+            try (java.sql.Statement s = writer.createStatement()) {
+                s.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            }
+            List<Binds> rows = List.of(new Binds().id(2L).now(now).leaseHeld(lease),
+                    new Binds().id(3L).now(now).leaseHeld(lease));
+            try (PreparedStatement ps = writer.prepareStatement(ack.sql())) {
+                StatementBinder.bind(ps, ack, new Binds().rows(rows), dialect);
+                assertThat(ps.executeUpdate()).isEqualTo(2);
+            }
+            holder.rollback();
+        }
+        List<Long> processed = new ArrayList<>();
+        try (Connection c = db.connect(); ResultSet rs = c.createStatement()
+                .executeQuery("SELECT id FROM held WHERE processed_at IS NOT NULL ORDER BY id")) {
+            while (rs.next()) {
+                processed.add(rs.getLong(1));
+            }
+        }
+        assertThat(processed).containsExactly(2L, 3L);
     }
 
     private static byte[] hexMd5(int i) {

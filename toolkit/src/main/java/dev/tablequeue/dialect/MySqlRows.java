@@ -62,7 +62,7 @@ final class MySqlRows implements RowsTable {
     @Override
     public Statement update(StatementWriter w, RoleBinding<?> b, String purpose, Map<Field<?>, Field<?>> set,
             Condition where) {
-        return w.statement(purpose, w.dsl().update(rows(w).straightJoin(JooqPieces.table(b)).on(where)).set(set));
+        return w.statement(purpose, w.dsl().update(rows(w).straightJoin(byPrimaryKey(b)).on(where)).set(set));
     }
 
     @Override
@@ -70,13 +70,24 @@ final class MySqlRows implements RowsTable {
         Table<Record> t = JooqPieces.table(b);
         // DELETE t FROM tq_v STRAIGHT_JOIN t ON ..: jOOQ has no DELETE of one table of a join; its FROM clause is
         // rendered as a SELECT's
-        String select = w.render(w.dsl().select(DSL.inline(1)).from(rows(w).straightJoin(t).on(where)));
+        String select = w.render(w.dsl().select(DSL.inline(1)).from(rows(w).straightJoin(byPrimaryKey(b)).on(where)));
         String head = "select 1 from ";
         if (!select.startsWith(head)) {
             throw new IllegalStateException("jOOQ rendered an unexpected SELECT: " + select);
         }
         return w.fromNamed(purpose, "delete " + w.render(t) + " from "
                 + select.substring(head.length()));
+    }
+
+    /**
+     * The queue table read through its primary key only. Without the hint, MariaDB plans a small table (a few rows
+     * beside the JSON rows' estimate) as a scan, and a scan in an UPDATE or DELETE locks every row it reads: the
+     * statement then waits for rows other claims hold while their handlers run, and with them for its own claim's
+     * end, until the server's lock wait timeout. So the id column is the primary key of a MySQL or MariaDB queue
+     * table; a table without one refuses at {@code start()}, where this statement does not prepare.
+     */
+    private static Table<Record> byPrimaryKey(RoleBinding<?> b) {
+        return JooqPieces.table(b).forceIndex("PRIMARY");
     }
 
     /** {@code JSON_TABLE(?, '$[*]' COLUMNS(..)) AS tq_v}: a column per value of {@code w}'s rows. */
