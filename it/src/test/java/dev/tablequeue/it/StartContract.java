@@ -80,6 +80,28 @@ public abstract class StartContract extends BrokerFixture {
                 .hasMessageContaining("note");
     }
 
+    /**
+     * On MySQL and MariaDB the settlements of many rows read the queue table through its primary key (a scan would
+     * lock rows other claims hold): a table whose id is a unique key but no primary key is refused, saying so.
+     */
+    @Test
+    public final void a_mysql_or_mariadb_table_without_a_primary_key_is_refused_naming_it() {
+        assumeTrue(database() == TestDatabase.MARIADB || database() == TestDatabase.MYSQL,
+                database() + " reads many rows without naming an index");
+        Jobs t = new Jobs("keyless_" + TABLES.incrementAndGet(), timeType());
+        String ddl = createTable(t.getName());
+        String unique = ddl.replace("id BIGINT AUTO_INCREMENT PRIMARY KEY", "id BIGINT AUTO_INCREMENT UNIQUE");
+        assertThat(unique).isNotEqualTo(ddl);
+        db.execute(unique);
+        QueueBroker broker = broker();
+        broker.subscribe(InboxQueue.of(binding(t, preferredForm()), "emails")).payload(Job.class)
+                .handle((job, d) -> Outcome.ack());
+        assertThatThrownBy(broker::start)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining(t.getName())
+                .hasMessageContaining("has no primary key");
+    }
+
     @Test
     public final void a_second_subscription_to_a_queue_is_refused() {
         Queue q = queue(preferredForm());

@@ -340,8 +340,18 @@ public final class MySqlDialect extends JooqQueueDialect {
         try (java.sql.Statement s = connection.createStatement()) {
             s.execute("PREPARE tq_check FROM @tq_check");
             s.execute("DEALLOCATE PREPARE tq_check");
+        } catch (java.sql.SQLException e) {
+            if (e.getErrorCode() == NO_SUCH_KEY && statement.sql().contains("force index")) {
+                throw new java.sql.SQLException("the table has no primary key, and on " + name() + " a queue table's"
+                        + " id column is its primary key (the settlements of many rows find each row through it): "
+                        + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+            }
+            throw e;
         }
     }
+
+    /** The server's error for an index a statement names that the table lacks (ER_KEY_DOES_NOT_EXISTS). */
+    private static final int NO_SUCH_KEY = 1176;
 
     @Override
     public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
