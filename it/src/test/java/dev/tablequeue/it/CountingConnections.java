@@ -63,11 +63,11 @@ final class CountingConnections extends ForwardingDataSource {
 
     /**
      * MySQL's and MariaDB's settlement of many rows, which names the table after the rows it joins:
-     * {@code UPDATE json_table(..) AS tq_v STRAIGHT_JOIN t ON .. SET ..}, {@code DELETE t FROM json_table(..) ..}.
+     * {@code UPDATE json_table(..) AS tq_v STRAIGHT_JOIN t FORCE INDEX (PRIMARY) ON .. SET ..}, {@code DELETE t FROM json_table(..) ..}.
      */
     private static boolean manyRowsJoined(String s, String table) {
         return (s.startsWith("update json_table(") || s.startsWith("delete " + table + " from json_table("))
-                && s.contains(" straight_join " + table + " on ");
+                && s.contains(" straight_join " + table + " force index (primary) on ");
     }
 
     /** The statement in lower case without identifier quotes. */
