@@ -93,4 +93,12 @@ final class Output {
     static String countJson(String table, String queue, String what, long n) {
         return JSON.createObjectNode().put("table", table).put("queue", queue).put(what, n).toPrettyString() + "\n";
     }
+
+    /** What one retention pass removed. */
+    static String retentionJson(dev.tablequeue.broker.RetentionReport report) {
+        var pass = report.last();
+        return JSON.createObjectNode().put("table", report.table()).put("acknowledged", pass.acknowledged())
+                .put("dead", pass.dead()).put("batches", pass.batches()).put("heldElsewhere", pass.heldElsewhere())
+                .toPrettyString() + "\n";
+    }
 }

@@ -125,6 +125,19 @@ public abstract class CliContract extends AdminFixture {
     }
 
     @Test
+    public final void retention_removes_the_acknowledged_and_dead_rows_past_their_age_and_says_how_many() {
+        Run run = cli("retention", "--url", db.url(), "--binding", binding(), "--acknowledged-older-than", "7d",
+                "--dead-letter", "escalated", "--dead-aged-by", "retry_after", "--dead-older-than", "10m",
+                "--now", NOW.toString());
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("removed 1 acknowledged and 1 dead row(s) of cli_jobs in 2 batch(es)\n");
+        assertThat(count(jobs, "processed_at is not null")).isZero();
+        assertThat(count(jobs, "grp = 'escalated'")).isZero();
+        assertThat(dsl().fetchCount(jobs)).isEqualTo(4);
+    }
+
+    @Test
     public final void a_binding_from_the_services_classes_is_found_through_the_classpath_option(@TempDir Path dir)
             throws Exception {
         Path source = dir.resolve("src/acme/ServiceQueues.java");

@@ -41,6 +41,8 @@ abstract class BrokerSettings {
     AfterCommit afterCommit = AfterCommit.NONE;
     HandlerScope handlerScope;
     Settings jooqSettings;
+    final List<Retention> retentions = new ArrayList<>();
+    Duration retentionEvery = Duration.ofMinutes(1);
 
     BrokerSettings(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -131,6 +133,28 @@ abstract class BrokerSettings {
      */
     public QueueBroker.Builder claimAhead(boolean enabled) {
         this.claimAhead = enabled;
+        return self();
+    }
+
+    /**
+     * Deletes the finished rows of a table past the ages {@code retention} declares, in small batches, one
+     * instance at a time: see {@link Retention}. One retention per table.
+     */
+    public QueueBroker.Builder retention(Retention retention) {
+        String table = Objects.requireNonNull(retention, "retention").binding().tableName();
+        if (retentions.stream().anyMatch(r -> r.binding().tableName().equals(table))) {
+            throw new IllegalArgumentException("a retention of table \"" + table + "\" is declared twice");
+        }
+        retentions.add(retention);
+        return self();
+    }
+
+    /** How often retention passes over its tables (default one minute); the first pass runs one period after start. */
+    public QueueBroker.Builder retentionEvery(Duration period) {
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("retentionEvery must be positive, was " + period);
+        }
+        this.retentionEvery = period;
         return self();
     }
 

@@ -320,6 +320,42 @@ public final class QueueAdmin {
         return b.subscriptions.of(queue).acknowledged.read(b.clock.instant(), minutes);
     }
 
+    // ------------------------------------------------------------------ retention
+
+    /** What the retention of the admin's broker removed from each table it declares it for ({@link Retention}). */
+    public List<RetentionReport> retention() {
+        return requireBroker("read what retention removed").retentions.reports();
+    }
+
+    /** Runs a pass of the started broker's retention now, as its own passes run; the reports after it. */
+    public List<RetentionReport> runRetention() {
+        QueueBroker b = requireBroker("run retention");
+        if (!b.isRunning()) {
+            throw new IllegalStateException("retention runs on a started broker, and this admin's is not running");
+        }
+        return b.retentions.runNow();
+    }
+
+    /**
+     * One pass of {@code retention} now, on the admin's connections and clock, under the lock a broker's passes
+     * take: where one holds it, this pass does nothing and says so ({@link RetentionReport.Pass#heldElsewhere()}).
+     *
+     * @throws dev.tablequeue.DeclarationException for a retention the table cannot have
+     */
+    public RetentionReport runRetention(Retention retention) {
+        Retentions.check(retention);
+        Retainer retainer = new Retainer(retention, dialect);
+        Instant now = clock.instant();
+        RetentionReport.Pass pass = admin.with(c -> {
+            Retainer.Done done = retainer.pass(c, now, () -> true);
+            if (!done.released()) {
+                c.abort(Runnable::run);
+            }
+            return done.pass();
+        });
+        return new RetentionReport(retainer.table(), Optional.of(now), pass, pass.acknowledged(), pass.dead());
+    }
+
     // ------------------------------------------------------------------ subscriptions
 
     /** Pauses the subscription to {@code queue} on the admin's broker: see {@link QueueBroker#pause}. */

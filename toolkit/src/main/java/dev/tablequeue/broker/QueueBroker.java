@@ -71,6 +71,8 @@ public final class QueueBroker {
     /** Wakes the started subscriptions of a table. */
     final Wakeups wakeups = new Wakeups(subscriptions.started());
     private final Lifecycle lifecycle = new Lifecycle();
+    /** The retention of the tables it is declared for. */
+    final Retentions retentions;
 
     private QueueBroker(Builder b, int poolSize) {
         this.dataSource = b.dataSource;
@@ -94,6 +96,7 @@ public final class QueueBroker {
         this.inserts = new BrokerInserts(dialect);
         this.afterCommit = b.afterCommit;
         this.handlerScope = b.handlerScope;
+        this.retentions = new Retentions(this, b.retentions, b.retentionEvery);
     }
 
     /**
@@ -151,11 +154,13 @@ public final class QueueBroker {
      *
      * @throws dev.tablequeue.SchemaException for a table or column the database lacks, in a statement a
      *     subscription runs or in the insert a publish into a subscribed or routed table runs
-     * @throws dev.tablequeue.DeclarationException for settings a table cannot carry
+     * @throws dev.tablequeue.DeclarationException for settings a table cannot carry, a retention among them
      */
     public synchronized void start() {
         lifecycle.require(State.NEW, "start");
+        retentions.open();
         int started = subscriptions.start(inserts, routes);
+        retentions.start();
         lifecycle.moveTo(State.STARTED);
         LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), started);
     }
@@ -268,6 +273,7 @@ public final class QueueBroker {
             return new ShutdownReport(0, 0, 0);
         }
         lifecycle.moveTo(State.CLOSED);
+        retentions.close();
         ShutdownReport report = subscriptions.close(drainTimeout);
         LOG.info("tablequeue broker closed: {}", report);
         return report;

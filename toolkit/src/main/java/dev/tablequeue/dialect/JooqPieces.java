@@ -293,6 +293,15 @@ abstract class JooqPieces implements QueueDialect, Cloneable {
         return select.forUpdate();
     }
 
+    /**
+     * {@code DELETE FROM table WHERE where}, for rows {@code where} names by their ids. MySQL and MariaDB override it
+     * to read the table by its primary key.
+     */
+    @SuppressWarnings("unchecked")
+    Statement deleteByIds(StatementWriter w, String purpose, Table<?> table, Condition where) {
+        return w.statement(purpose, w.dsl().deleteFrom((Table<Record>) table).where(where));
+    }
+
     /** The binding's table, typed for jOOQ's DSL. */
     @SuppressWarnings("unchecked")
     static Table<Record> table(RoleBinding<?> b) {

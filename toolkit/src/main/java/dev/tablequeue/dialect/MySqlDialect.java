@@ -203,6 +203,22 @@ public final class MySqlDialect extends JooqQueueDialect {
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
+    /**
+     * {@code DELETE t FROM t FORCE INDEX (PRIMARY) WHERE ..}: a single-table DELETE takes no index hint, and without
+     * one the planner may scan a small table, locking every row it reads (see {@link MySqlRows}).
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    Statement deleteByIds(StatementWriter w, String purpose, org.jooq.Table<?> table, Condition where) {
+        String select = w.render(w.dsl().select(DSL.inline(1))
+                .from(((org.jooq.Table<org.jooq.Record>) table).forceIndex("PRIMARY")).where(where));
+        String head = "select 1 from ";
+        if (!select.startsWith(head)) {
+            throw new IllegalStateException("jOOQ rendered an unexpected SELECT: " + select);
+        }
+        return w.fromNamed(purpose, "delete " + w.render(table) + " from " + select.substring(head.length()));
+    }
+
     /** {@code GET_LOCK(name, 0)}: 1 where it took the key, without waiting. */
     @Override
     public Optional<Statement> advisoryLock(RoleBinding<?> b) {

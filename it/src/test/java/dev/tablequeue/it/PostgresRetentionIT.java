@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Retention on PostgreSQL. */
+class PostgresRetentionIT extends RetentionContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.POSTGRES;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Retention on SQLite. */
+class SqliteRetentionIT extends RetentionContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.SQLITE;
+    }
+}

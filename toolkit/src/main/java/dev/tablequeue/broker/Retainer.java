@@ -1,0 +1,172 @@
+package dev.tablequeue.broker;
+
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.ProcessKeys;
+import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.RetentionStatements;
+import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.Jdbc;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One table's retention at work: its statements, built once, and a pass over the table. A pass first takes the
+ * table's retention lock without waiting (the dialect's advisory lock on the session, or where the process keeps
+ * the keys, as on SQLite, the process's); where another instance holds it, the pass does nothing. Holding it,
+ * the pass reads a batch of ids of rows past their age with a plain read, deletes those ids in one statement,
+ * which is its own transaction (the connection commits each statement), and goes on until a batch comes back
+ * short. No lock a claim needs is held between batches, and a claim never wants the rows a batch deletes: they
+ * are finished.
+ */
+final class Retainer {
+    private static final Logger LOG = LoggerFactory.getLogger(Retainer.class);
+    /** The most rows one delete removes. */
+    static final int BATCH = 100;
+    /** The prefix of a table's retention lock key; the table's name follows. */
+    static final String KEY_PREFIX = "tablequeue-retention:";
+
+    /** The statements of one kind of finished row: the read of a batch of ids and their delete. */
+    private record Kind(boolean acknowledged, Statement ids, Statement delete, Retention.Dead dead) {}
+
+    final Retention retention;
+    private final QueueDialect dialect;
+    private final List<Kind> kinds = new ArrayList<>();
+    private final String key;
+
+    Retainer(Retention retention, QueueDialect dialect) {
+        this.retention = retention;
+        this.dialect = dialect;
+        RoleBinding<?> b = retention.binding();
+        this.key = KEY_PREFIX + b.tableName();
+        RetentionStatements s = RetentionStatements.of(dialect, b);
+        if (retention.acknowledgedAge().isPresent()) {
+            kinds.add(new Kind(true, s.acknowledgedIds(retention.keepNewestPer().orElse(null)),
+                    s.deleteAcknowledged(BATCH), null));
+        }
+        for (Retention.Dead d : retention.dead()) {
+            kinds.add(switch (d.deadLetter()) {
+                case DeadLetter.ToGroup g -> new Kind(false,
+                        s.deadIdsInGroup(d.agedBy(), retention.keepNewestPer().orElse(null)),
+                        s.deleteDeadInGroup(d.agedBy(), BATCH), d);
+                case DeadLetter.ToTable t -> new Kind(false, s.deadIdsInTable(t.table(), d.agedBy()),
+                        s.deleteDeadInTable(t.table(), d.agedBy(), BATCH), d);
+            });
+        }
+    }
+
+    /** Every statement a pass may run, for the start to prepare. */
+    List<Statement> statements() {
+        List<Statement> all = new ArrayList<>();
+        for (Kind k : kinds) {
+            all.add(k.ids());
+            all.add(k.delete());
+        }
+        dialect.advisoryLock(retention.binding()).ifPresent(all::add);
+        dialect.advisoryUnlock(retention.binding()).ifPresent(all::add);
+        return all;
+    }
+
+    /** The table's name. */
+    String table() {
+        return retention.binding().tableName();
+    }
+
+    /**
+     * One pass on {@code c} (in auto-commit), with ages counted back from {@code now}, while {@code going} holds.
+     *
+     * @return what it removed; where the lock's release was not confirmed, the caller ends {@code c}'s session
+     */
+    Done pass(Connection c, Instant now, BooleanSupplier going) throws SQLException {
+        Optional<ProcessKeys> process = dialect.advisoryLock(retention.binding()).isPresent() ? Optional.empty()
+                : dialect.processKeys(c);
+        if (!lock(c, process)) {
+            return new Done(new RetentionReport.Pass(0, 0, 0, true), true);
+        }
+        RetentionReport.Pass pass;
+        try {
+            pass = deleteAll(c, now, going);
+        } catch (SQLException | RuntimeException e) {
+            // the caller ends the session of a connection that failed, and the server's lock with it
+            unlock(c, process);
+            throw e;
+        }
+        return new Done(pass, unlock(c, process));
+    }
+
+    /** A pass's counts, and whether its lock was released (else the connection's session must end). */
+    record Done(RetentionReport.Pass pass, boolean released) {}
+
+    private RetentionReport.Pass deleteAll(Connection c, Instant now, BooleanSupplier going) throws SQLException {
+        long acknowledged = 0;
+        long dead = 0;
+        int batches = 0;
+        for (Kind k : kinds) {
+            Binds binds = new Binds().now(now).limit(BATCH).retryAt(now.minus(k.acknowledged()
+                    ? retention.acknowledgedAge().orElseThrow() : k.dead().age()));
+            if (k.dead() != null && k.dead().deadLetter() instanceof DeadLetter.ToGroup g) {
+                binds.group(g.group());
+            }
+            while (going.getAsBoolean()) {
+                List<Object> ids = Jdbc.query(c, k.ids(), binds, dialect, rs -> {
+                    List<Object> read = new ArrayList<>();
+                    while (rs.next()) {
+                        read.add(rs.getObject(1));
+                    }
+                    return read;
+                });
+                if (ids.isEmpty()) {
+                    break;
+                }
+                int removed = Jdbc.update(c, k.delete(), binds.copy().ids(padded(ids)), dialect);
+                batches++;
+                if (k.acknowledged()) {
+                    acknowledged += removed;
+                } else {
+                    dead += removed;
+                }
+                if (ids.size() < BATCH || removed == 0) {
+                    break;
+                }
+            }
+        }
+        return new RetentionReport.Pass(acknowledged, dead, batches, false);
+    }
+
+    private boolean lock(Connection c, Optional<ProcessKeys> process) throws SQLException {
+        if (process.isPresent()) {
+            return process.get().tryTake(key);
+        }
+        return Jdbc.query(c, dialect.advisoryLock(retention.binding()).orElseThrow(), new Binds().key(key), dialect,
+                Jdbc::firstBoolean);
+    }
+
+    private boolean unlock(Connection c, Optional<ProcessKeys> process) {
+        if (process.isPresent()) {
+            return process.get().release(key);
+        }
+        try {
+            return Jdbc.query(c, dialect.advisoryUnlock(retention.binding()).orElseThrow(), new Binds().key(key),
+                    dialect, Jdbc::firstBoolean);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("the retention lock of table \"{}\" was not released: {}", table(), e.toString());
+            return false;
+        }
+    }
+
+    /** {@code ids} filled up to {@link #BATCH} with its last id, for the delete's fixed list. */
+    private static List<Object> padded(List<Object> ids) {
+        List<Object> all = new ArrayList<>(ids);
+        while (all.size() < BATCH) {
+            all.add(ids.get(ids.size() - 1));
+        }
+        return all;
+    }
+}

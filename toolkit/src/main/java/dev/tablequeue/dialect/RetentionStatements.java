@@ -1,0 +1,168 @@
+package dev.tablequeue.dialect;
+
+import dev.tablequeue.DialectException;
+import dev.tablequeue.binding.Form;
+import dev.tablequeue.binding.Role;
+import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.internal.StatementWriter;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * The statements of retention over one binding: a batch of ids of finished rows past their age, then the delete
+ * of those ids, which checks each row's state again (a row redriven or settled since the read stays). Each
+ * batch is read with a plain read and deleted by primary key, so the delete locks only the rows it removes; on
+ * MySQL and MariaDB it names the primary key, whose planner would otherwise scan a small table and lock every
+ * row it reads.
+ *
+ * <p>Params: {@link Param.Kind#RETRY_AT} is the cutoff, in the aged column's type; {@link Param.Kind#NOW} the
+ * host's "now" (the lease form reads it, to leave a row a lease holds); {@link Param.Kind#GROUP} the dead-letter
+ * group; {@link Param.Kind#LIMIT} a batch's size; {@link Param.Kind#ID} the ids of a delete.
+ */
+public final class RetentionStatements {
+    private static final String ROW = "tq_row";
+    private static final String NEWER = "tq_newer";
+
+    private final JooqQueueDialect dialect;
+    private final RoleBinding<?> b;
+
+    private RetentionStatements(JooqQueueDialect dialect, RoleBinding<?> binding) {
+        this.dialect = dialect;
+        this.b = binding;
+    }
+
+    /**
+     * The retention statements of {@code binding} on {@code dialect}.
+     *
+     * @throws DialectException where the dialect is not built on {@link JooqQueueDialect}
+     */
+    public static RetentionStatements of(QueueDialect dialect, RoleBinding<?> binding) {
+        if (!(dialect instanceof JooqQueueDialect jooq)) {
+            throw new DialectException(dialect.name(), binding.tableName(), "retention builds its statements with a"
+                    + " dialect built on JooqQueueDialect, and " + dialect.getClass().getName() + " is not");
+        }
+        return new RetentionStatements(jooq, binding);
+    }
+
+    /**
+     * Up to the limit of ids of acknowledged rows processed before the cutoff; where {@code keepNewestPer} is
+     * given, leaving out each value's newest row (highest id) of that column.
+     */
+    public Statement acknowledgedIds(Field<?> keepNewestPer) {
+        StatementWriter w = dialect.writer();
+        Field<Object> processed = processed();
+        Condition finished = at(ROW, processed).isNotNull().and(at(ROW, processed).lt(cutoff(w, processed)));
+        return w.statement("retention acknowledged ids", w.dsl().select(at(ROW, b.id()))
+                .from(b.table().as(ROW))
+                .where(finished)
+                .and(notNewest(b.table(), keepNewestPer))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    /** Deletes {@code ids} rows that are still acknowledged before the cutoff. */
+    public Statement deleteAcknowledged(int ids) {
+        StatementWriter w = dialect.writer();
+        Field<Object> processed = processed();
+        Condition where = idIn(w, ids).and(processed.isNotNull()).and(processed.lt(cutoff(w, processed)));
+        return dialect.deleteByIds(w, "retention acknowledged delete", b.table(), where);
+    }
+
+    /**
+     * Up to the limit of ids of the dead-letter group's rows (the group param) whose {@code agedBy} is before the
+     * cutoff, in the lease form those no lease holds; leaving out each value's newest row of {@code keepNewestPer}
+     * where given.
+     */
+    public Statement deadIdsInGroup(Field<?> agedBy, Field<?> keepNewestPer) {
+        StatementWriter w = dialect.writer();
+        Field<Object> group = JooqQueueDialect.typed(b.column(Role.GROUP).orElseThrow(() -> refused(
+                "a dead-letter group is a value of the group column, which the binding does not name")));
+        Condition dead = at(ROW, group).eq(w.bind(Param.of(Param.Kind.GROUP), group))
+                .and(aged(w, ROW, agedBy))
+                .and(unheld(w, ROW));
+        return w.statement("retention dead ids", w.dsl().select(at(ROW, b.id()))
+                .from(b.table().as(ROW))
+                .where(dead)
+                .and(notNewest(b.table(), keepNewestPer))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    /** Deletes {@code ids} rows still in the dead-letter group (the group param) and past their age. */
+    public Statement deleteDeadInGroup(Field<?> agedBy, int ids) {
+        StatementWriter w = dialect.writer();
+        Field<Object> group = JooqQueueDialect.typed(b.column(Role.GROUP).orElseThrow());
+        Condition where = idIn(w, ids).and(group.eq(w.bind(Param.of(Param.Kind.GROUP), group)))
+                .and(aged(w, null, agedBy))
+                .and(unheld(w, null));
+        return dialect.deleteByIds(w, "retention dead delete", b.table(), where);
+    }
+
+    /** Up to the limit of ids of rows of the dead-letter table {@code dead} whose {@code agedBy} is before the cutoff. */
+    public Statement deadIdsInTable(Table<?> dead, Field<?> agedBy) {
+        StatementWriter w = dialect.writer();
+        return w.statement("retention dead ids", w.dsl().select(at(ROW, b.id()))
+                .from(dead.as(ROW))
+                .where(aged(w, ROW, agedBy))
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    /** Deletes {@code ids} rows of the dead-letter table {@code dead} still past their age. */
+    public Statement deleteDeadInTable(Table<?> dead, Field<?> agedBy, int ids) {
+        StatementWriter w = dialect.writer();
+        return dialect.deleteByIds(w, "retention dead delete", dead, idIn(w, ids).and(aged(w, null, agedBy)));
+    }
+
+    // ---- pieces ----
+
+    private Field<Object> processed() {
+        return JooqQueueDialect.typed(b.column(Role.PROCESSED_AT).orElseThrow(() -> refused(
+                "retention ages acknowledged rows by their processedAt column, which the binding does not name")));
+    }
+
+    private static Field<Object> cutoff(StatementWriter w, Field<Object> column) {
+        return w.bind(Param.of(Param.Kind.RETRY_AT, column), column);
+    }
+
+    /** {@code agedBy} set and before the cutoff. */
+    private static Condition aged(StatementWriter w, String alias, Field<?> agedBy) {
+        Field<Object> column = alias == null ? JooqQueueDialect.typed(agedBy) : at(alias, agedBy);
+        return column.isNotNull().and(column.lt(cutoff(w, JooqQueueDialect.typed(agedBy))));
+    }
+
+    /** In the lease form, no lease holds the row. */
+    private Condition unheld(StatementWriter w, String alias) {
+        if (b.form() != Form.LEASE) {
+            return DSL.noCondition();
+        }
+        Field<?> column = b.column(Role.LEASE).orElseThrow();
+        Field<Object> lease = alias == null ? JooqQueueDialect.typed(column) : at(alias, column);
+        return lease.isNull().or(lease.le(dialect.now(w, b, JooqQueueDialect.typed(column))));
+    }
+
+    /**
+     * Where {@code keep} is given: the row's value of it is null, or a row of {@code table} with the same value
+     * and a higher id exists, so the newest row of each value stays.
+     */
+    private Condition notNewest(Table<?> table, Field<?> keep) {
+        if (keep == null) {
+            return DSL.noCondition();
+        }
+        return at(ROW, keep).isNull().or(DSL.exists(DSL.selectOne().from(table.as(NEWER))
+                .where(at(NEWER, keep).eq(at(ROW, keep)))
+                .and(at(NEWER, b.id()).gt(at(ROW, b.id())))));
+    }
+
+    private Condition idIn(StatementWriter w, int ids) {
+        return JooqQueueDialect.typed(b.id()).in(dialect.ids(w, b, ids));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Field<Object> at(String alias, Field<?> column) {
+        return (Field<Object>) DSL.field(DSL.name(alias, column.getName()), column.getDataType());
+    }
+
+    private DialectException refused(String why) {
+        return new DialectException(dialect.name(), b.tableName(), why);
+    }
+}
