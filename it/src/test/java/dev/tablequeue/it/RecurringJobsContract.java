@@ -13,7 +13,9 @@ import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.broker.Schedule;
 import dev.tablequeue.broker.ScheduleState;
+import dev.tablequeue.micrometer.TableQueueMetrics;
 import dev.tablequeue.test.contract.Jobs;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -194,6 +196,35 @@ public abstract class RecurringJobsContract extends BrokerFixture {
 
         assertThat(count(noKey, "1 = 1") + count(pending, "1 = 1") + count(deleting, "1 = 1")
                 + count(noIndex, "1 = 1")).isZero();
+    }
+
+    @Test
+    public final void the_meters_read_each_schedules_last_and_next_instants_from_the_broker() {
+        Jobs t = keyedTable();
+        clock.set(T0);
+        QueueBroker broker = scheduling(bind(t), Schedule.every("tick", Duration.ofSeconds(1)));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (TableQueueMetrics metrics = TableQueueMetrics.builder(registry).build().bind(broker)) {
+            assertThat(gauge(registry, "tablequeue.schedule.last", t)).isNaN();
+            assertThat(gauge(registry, "tablequeue.schedule.next", t)).isEqualTo(epoch(1));
+            broker.start();
+            clock.advance(Duration.ofSeconds(1));
+            awaitCount(t, "note = 'tick@" + at(1) + "'", 1);
+
+            await().atMost(PATIENCE).untilAsserted(() -> {
+                assertThat(gauge(registry, "tablequeue.schedule.last", t)).isEqualTo(epoch(1));
+                assertThat(gauge(registry, "tablequeue.schedule.next", t)).isEqualTo(epoch(2));
+            });
+        }
+    }
+
+    private static double gauge(SimpleMeterRegistry registry, String name, Jobs t) {
+        return registry.get(name).tag("schedule", "tick").tag("table", t.getName()).tag("queue", "emails").gauge()
+                .value();
+    }
+
+    private static double epoch(int seconds) {
+        return Instant.parse(at(seconds)).getEpochSecond();
     }
 
     /** Publishes instants 1, 2 and 3 (seconds after T0) with {@code schedule} on a broker, then closes it. */
