@@ -20,6 +20,8 @@ module dev.tablequeue {
     requires org.slf4j;
     // the JSON Schema of a payload type in the AsyncAPI document
     requires com.github.victools.jsonschema.generator;
+    // recurring jobs' cron expressions
+    requires com.cronutils;
     requires com.github.victools.jsonschema.module.jackson;
     // LISTEN/NOTIFY reads notifications through pgjdbc's API; a service on PostgreSQL has the driver
     requires static org.postgresql.jdbc;

@@ -6,6 +6,7 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.broker.ScheduleState;
 import dev.tablequeue.broker.ServedQueue;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -47,6 +48,10 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#statsEvery}, not per message), {@code tablequeue.rows.pending}, {@code tablequeue.rows.scheduled},
  * {@code tablequeue.rows.pending.age} (a time gauge: the oldest pending row's age, 0 where none is pending),
  * and {@code tablequeue.rows.dead} where the subscription declares a dead letter.
+ *
+ * <p>Gauges, for every schedule of a bound broker (tagged {@code schedule}, {@code table}, {@code queue}), read from
+ * the broker at each scrape: {@code tablequeue.schedule.last} and {@code tablequeue.schedule.next}, the newest
+ * instant the broker knows in the table and the next it will publish, in seconds since the epoch (NaN where none).
  *
  * <pre>{@code
  * TableQueueMetrics metrics = TableQueueMetrics.builder(registry).build();
@@ -104,6 +109,17 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
             }
             gauges.add(g);
         }
+        for (ScheduleState schedule : broker.schedules()) {
+            String name = schedule.name();
+            Tags tags = Tags.of("schedule", name, "table", schedule.table(), "queue", schedule.queue());
+            Gauge.builder("tablequeue.schedule.last", broker, b -> epochSeconds(b, name, ScheduleState::last))
+                    .tags(tags).baseUnit("seconds")
+                    .description("the newest instant of the schedule known in its table, since the epoch")
+                    .register(registry);
+            Gauge.builder("tablequeue.schedule.next", broker, b -> epochSeconds(b, name, ScheduleState::next))
+                    .tags(tags).baseUnit("seconds")
+                    .description("the next instant the schedule publishes, since the epoch").register(registry);
+        }
         refresh();
         if (refresher == null) {
             refresher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -115,6 +131,13 @@ public final class TableQueueMetrics implements BrokerListener, AutoCloseable {
             refresher.scheduleWithFixedDelay(this::refresh, every, every, TimeUnit.MILLISECONDS);
         }
         return this;
+    }
+
+    /** {@code which} instant of the schedule {@code name} of {@code broker}, in seconds since the epoch; NaN: none. */
+    private static double epochSeconds(QueueBroker broker, String name,
+            java.util.function.Function<ScheduleState, java.time.Instant> which) {
+        return broker.schedules().stream().filter(s -> s.name().equals(name)).findFirst().map(which)
+                .map(i -> (double) i.getEpochSecond()).orElse(Double.NaN);
     }
 
     /** Reads every bound queue's rows now (the periodic query does this on its own). */

@@ -134,4 +134,13 @@ final class BrokerInserts {
             unique.checked(binding);
         });
     }
+
+    /**
+     * Prepares the insert of {@code binding}'s table for {@code user} (a schedule, say, publishing into a table no
+     * subscription or route names), and checks its unique index once, now.
+     */
+    void prepare(Connection c, RoleBinding<?> binding, String user) {
+        StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW);
+        unique.checked(binding);
+    }
 }

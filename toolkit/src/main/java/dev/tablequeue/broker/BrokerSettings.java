@@ -158,6 +158,44 @@ abstract class BrokerSettings {
         return self();
     }
 
+    /** The host clock statements read "now" from (default the system's UTC clock). */
+    public QueueBroker.Builder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return self();
+    }
+
+    /** The codec of payloads (default JSON through Jackson). */
+    public QueueBroker.Builder codec(Codec codec) {
+        this.codec = Objects.requireNonNull(codec, "codec");
+        return self();
+    }
+
+    /** The lease of deliveries in the lease form (default 30 s; whole seconds, rounded up). */
+    public QueueBroker.Builder lease(Duration lease) {
+        this.lease = Leases.whole(lease, "the broker's lease");
+        return self();
+    }
+
+    /**
+     * How long a handler's statement through {@code delivery.db()} on its own subscription's table waits
+     * for a row lock in the row lock form (default 30 s), before it fails with an error that says to write
+     * the delivery's own row through {@code delivery.tx()}: that row is locked by the delivery's claim
+     * until it settles, so the wait would otherwise never end.
+     */
+    public QueueBroker.Builder ownRowWait(Duration wait) {
+        if (wait.isNegative() || wait.isZero()) {
+            throw new IllegalArgumentException("ownRowWait must be positive, was " + wait);
+        }
+        this.ownRowWait = wait;
+        return self();
+    }
+
+    /** How long {@link QueueBroker#close()} waits for handlers in work (default 30 s). */
+    public QueueBroker.Builder drainTimeout(Duration timeout) {
+        this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
+        return self();
+    }
+
     void addRoute(String name, QueueBroker.Route route) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(route.binding(), "binding");

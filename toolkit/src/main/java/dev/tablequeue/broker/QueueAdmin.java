@@ -373,6 +373,14 @@ public final class QueueAdmin {
         return requireBroker("read whether " + queue + " is paused").isPaused(queue);
     }
 
+    /**
+     * The schedules the admin's broker runs, each with the newest instant it knows in its table and the next
+     * it will publish: see {@link QueueBroker#schedules()}.
+     */
+    public List<ScheduleState> schedules() {
+        return requireBroker("list its schedules").schedules();
+    }
+
     private QueueBroker requireBroker(String action) {
         if (broker == null) {
             throw new IllegalStateException("this admin has no broker (QueueAdmin.of(broker) gives it one): cannot "

@@ -10,11 +10,13 @@ import dev.tablequeue.transport.Middlewares;
 import dev.tablequeue.transport.PublishMiddleware;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -66,6 +68,7 @@ public final class QueueBroker {
     final HandlerScope handlerScope;
 
     final Subscriptions subscriptions = new Subscriptions(this);
+    private final Schedules schedules = new Schedules(this);
     private final Map<String, Route> routes;
     final BrokerInserts inserts;
     /** Wakes the started subscriptions of a table. */
@@ -143,6 +146,25 @@ public final class QueueBroker {
         return new Subscribe<>(this, queue, name);
     }
 
+    /**
+     * Publishes a message into {@code queue} at each due instant of {@code schedule}, carrying
+     * {@code payload.apply(instant)}, once across every broker on the database: the row's unique key
+     * ({@code uniqueKey(..)} of the queue's binding) is set to {@code name@instant}. Runs from {@link #start()}.
+     *
+     * @throws dev.tablequeue.DeclarationException where the broker has a schedule of that name already; the
+     *     start refuses a binding without a unique key over every row, or one that deletes processed rows
+     */
+    public void schedule(Schedule schedule, InboxQueue<?> queue, Function<Instant, ?> payload) {
+        lifecycle.require(State.NEW, "add " + schedule);
+        schedules.add(Objects.requireNonNull(schedule, "schedule"), Objects.requireNonNull(queue, "queue"),
+                Objects.requireNonNull(payload, "payload"));
+    }
+
+    /** The schedules this broker runs, each with its last and next instants, in the order they were added. */
+    public List<ScheduleState> schedules() {
+        return schedules.states();
+    }
+
     <T> void mount(Mount<T> mount, Handler<T> handler) {
         lifecycle.require(State.NEW, "mount a handler on " + mount.queue);
         subscriptions.add(mount.queue, new Subscription<>(this, mount, handler));
@@ -154,15 +176,19 @@ public final class QueueBroker {
      *
      * @throws dev.tablequeue.SchemaException for a table or column the database lacks, in a statement a
      *     subscription runs or in the insert a publish into a subscribed or routed table runs
-     * @throws dev.tablequeue.DeclarationException for settings a table cannot carry, a retention among them
+     * @throws dev.tablequeue.DeclarationException for settings a table cannot carry, a retention among them, or a
+     *     schedule's table that cannot keep each instant to one row
      */
     public synchronized void start() {
         lifecycle.require(State.NEW, "start");
         retentions.open();
+        int scheduled = schedules.open(inserts);
         int started = subscriptions.start(inserts, routes);
         retentions.start();
         lifecycle.moveTo(State.STARTED);
-        LOG.info("tablequeue broker started on {} with {} subscription(s)", dialect.name(), started);
+        schedules.start();
+        LOG.info("tablequeue broker started on {} with {} subscription(s) and {} schedule(s)", dialect.name(),
+                started, scheduled);
     }
 
     /**
@@ -272,6 +298,7 @@ public final class QueueBroker {
         if (lifecycle.is(State.CLOSED)) {
             return new ShutdownReport(0, 0, 0);
         }
+        schedules.stop();
         lifecycle.moveTo(State.CLOSED);
         retentions.close();
         ShutdownReport report = subscriptions.close(drainTimeout);
@@ -297,44 +324,6 @@ public final class QueueBroker {
                 throw new IllegalArgumentException("pollInterval must be positive, was " + interval);
             }
             this.pollInterval = interval;
-            return this;
-        }
-
-        /** The lease of deliveries in the lease form (default 30 s; whole seconds, rounded up). */
-        public Builder lease(Duration lease) {
-            this.lease = Leases.whole(lease, "the broker's lease");
-            return this;
-        }
-
-        /**
-         * How long a handler's statement through {@code delivery.db()} on its own subscription's table waits
-         * for a row lock in the row lock form (default 30 s), before it fails with an error that says to write
-         * the delivery's own row through {@code delivery.tx()}: that row is locked by the delivery's claim
-         * until it settles, so the wait would otherwise never end.
-         */
-        public Builder ownRowWait(Duration wait) {
-            if (wait.isNegative() || wait.isZero()) {
-                throw new IllegalArgumentException("ownRowWait must be positive, was " + wait);
-            }
-            this.ownRowWait = wait;
-            return this;
-        }
-
-        /** How long {@link QueueBroker#close()} waits for handlers in work (default 30 s). */
-        public Builder drainTimeout(Duration timeout) {
-            this.drainTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /** The host clock statements read "now" from (default the system's UTC clock). */
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** The codec of payloads (default JSON through Jackson). */
-        public Builder codec(Codec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
             return this;
         }
 

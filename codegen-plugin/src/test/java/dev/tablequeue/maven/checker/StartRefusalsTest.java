@@ -125,6 +125,13 @@ class StartRefusalsTest {
                 "QueueAdmin's, not the start's");
         site("BrokerSettings: DeclarationException(\"the data source (\" + dataSource.getClass().getName()",
                 Scope.LEFT_OUT, "the pool's size, not a binding's");
+        // recurring jobs: a schedule is declared on the broker (broker.schedule(..)), not in a binding constant
+        String schedules = "a schedule's, declared on a broker in code the check does not run (RecurringJobsContract"
+                + " proves the start's refusals)";
+        site("ScheduledJob: DeclarationException(user() + \" is refused: \" + why)", Scope.LEFT_OUT, schedules);
+        site("ScheduledJob: SchemaException(user() + \": the newest key of the schedule", Scope.LEFT_OUT,
+                "a row's key at the start, not the schema's");
+        site("Schedules: DeclarationException(\"this broker has a schedule named", Scope.LEFT_OUT, schedules);
         // a subscription's settings, which the check never sees
         String settings = "a subscription's settings (Declarations), which the check never sees";
         for (String key : List.of(

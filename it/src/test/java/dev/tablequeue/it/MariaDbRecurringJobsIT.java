@@ -1,0 +1,10 @@
+package dev.tablequeue.it;
+
+/** Recurring jobs, on MariaDB. */
+class MariaDbRecurringJobsIT extends RecurringJobsContract {
+
+    @Override
+    protected TestDatabase database() {
+        return TestDatabase.MARIADB;
+    }
+}
