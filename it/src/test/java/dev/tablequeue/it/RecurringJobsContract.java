@@ -9,8 +9,11 @@ import dev.tablequeue.SchemaException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueAdmin;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.broker.Retention;
+import dev.tablequeue.broker.RetentionReport;
 import dev.tablequeue.broker.Schedule;
 import dev.tablequeue.broker.ScheduleState;
 import dev.tablequeue.micrometer.TableQueueMetrics;
@@ -196,6 +199,47 @@ public abstract class RecurringJobsContract extends BrokerFixture {
 
         assertThat(count(noKey, "1 = 1") + count(pending, "1 = 1") + count(deleting, "1 = 1")
                 + count(noIndex, "1 = 1")).isZero();
+    }
+
+    /**
+     * Retention leaves each schedule's newest row, however old: the broker finds its last instant there, and
+     * without it a service started again would publish that instant a second time. Other acknowledged rows of the
+     * table, keyed or not, go as usual.
+     */
+    @Test
+    public final void retention_leaves_each_schedules_newest_row_so_a_restart_publishes_no_instant_again() {
+        Jobs t = keyedTable();
+        RoleBinding<Record> b = bind(t);
+        clock.set(T0);
+        Schedule tick = Schedule.every("tick", Duration.ofSeconds(1));
+        Schedule tock = Schedule.every("tock", Duration.ofSeconds(1));
+        QueueBroker first = scheduling(b, tick);
+        first.schedule(tock, InboxQueue.of(b, "emails"), instant -> new Job(1, "tock"));
+        first.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).handle((job, d) -> Outcome.ack());
+        first.start();
+        for (int i = 1; i <= 3; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            awaitCount(t, "note = 'tick@" + at(i) + "'", 1);
+            awaitCount(t, "note = 'tock@" + at(i) + "'", 1);
+        }
+        publish(first, b, "emails", 2); // rows of no schedule
+        awaitCount(t, "processed_at is not null", 8);
+        first.close();
+
+        QueueBroker later = scheduling(b, tick);
+        later.schedule(tock, InboxQueue.of(b, "emails"), instant -> new Job(1, "tock"));
+        clock.advance(Duration.ofDays(2));
+        RetentionReport pass = QueueAdmin.of(later).runRetention(Retention.of(b).acknowledged(Duration.ofDays(1)));
+        assertThat(pass.last().acknowledged()).isEqualTo(6);
+        assertThat(notes(t)).containsExactly("tick@" + at(3), "tock@" + at(3));
+
+        // started again with the skip rule, the newest rows are its cursor: nothing before them comes again
+        QueueBroker again = broker();
+        again.schedule(Schedule.every("tick", Duration.ofSeconds(1)).skipMissed(), InboxQueue.of(b, "emails"),
+                instant -> new Job(1, "tick"));
+        again.start();
+        assertThat(again.schedules().get(0).lastInstant()).contains(Instant.parse(at(3)));
+        assertThat(notes(t)).containsExactly("tick@" + at(3), "tock@" + at(3));
     }
 
     @Test

@@ -344,7 +344,8 @@ public final class QueueAdmin {
      */
     public RetentionReport runRetention(Retention retention) {
         Retentions.check(retention);
-        Retainer retainer = new Retainer(retention, dialect);
+        Retainer retainer = new Retainer(retention, dialect,
+                broker == null ? List.of() : broker.schedules.namesOn(retention.binding().tableName()));
         Instant now = clock.instant();
         RetentionReport.Pass pass = admin.with(c -> {
             Retainer.Done done = retainer.pass(c, now, () -> true);

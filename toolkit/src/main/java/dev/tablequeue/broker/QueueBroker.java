@@ -68,7 +68,7 @@ public final class QueueBroker {
     final HandlerScope handlerScope;
 
     final Subscriptions subscriptions = new Subscriptions(this);
-    private final Schedules schedules = new Schedules(this);
+    final Schedules schedules = new Schedules(this);
     private final Map<String, Route> routes;
     final BrokerInserts inserts;
     /** Wakes the started subscriptions of a table. */

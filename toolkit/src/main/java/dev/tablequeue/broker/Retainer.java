@@ -42,11 +42,16 @@ final class Retainer {
     private final String key;
 
     Retainer(Retention retention, QueueDialect dialect) {
+        this(retention, dialect, List.of());
+    }
+
+    /** A retainer that leaves the newest row of each of {@code schedules}, which publish into its table. */
+    Retainer(Retention retention, QueueDialect dialect, List<String> schedules) {
         this.retention = retention;
         this.dialect = dialect;
         RoleBinding<?> b = retention.binding();
         this.key = KEY_PREFIX + b.tableName();
-        RetentionStatements s = RetentionStatements.of(dialect, b);
+        RetentionStatements s = RetentionStatements.of(dialect, b, schedules);
         if (retention.acknowledgedAge().isPresent()) {
             kinds.add(new Kind(true, s.acknowledgedIds(retention.keepNewestPer().orElse(null)),
                     s.deleteAcknowledged(BATCH), null));

@@ -80,7 +80,7 @@ final class Retentions {
             } catch (SQLException e) {
                 throw new TableQueueException(d + ": cannot read the database's lock support: " + e.getMessage(), e);
             }
-            Retainer r = new Retainer(d, broker.dialect);
+            Retainer r = new Retainer(d, broker.dialect, broker.schedules.namesOn(d.binding().tableName()));
             retainers.add(r);
             for (Statement s : r.statements()) {
                 try {

@@ -47,7 +47,13 @@ final class Schedules {
         jobs.add(job);
     }
 
-    /** Checks every schedule's binding and table, and reads each one's newest row; returns how many there are. */
+    /** The names of the schedules that publish into table {@code table}, whose newest rows retention leaves. */
+    List<String> namesOn(String table) {
+        return jobs.stream().filter(j -> j.queue.binding().tableName().equals(table)).map(j -> j.schedule.name())
+                .toList();
+    }
+
+        /** Checks every schedule's binding and table, and reads each one's newest row; returns how many there are. */
     int open(BrokerInserts inserts) {
         if (jobs.isEmpty()) {
             return 0;

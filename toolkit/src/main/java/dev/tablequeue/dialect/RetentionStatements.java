@@ -5,6 +5,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.StatementWriter;
+import java.util.List;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Table;
@@ -24,13 +25,17 @@ import org.jooq.impl.DSL;
 public final class RetentionStatements {
     private static final String ROW = "tq_row";
     private static final String NEWER = "tq_newer";
+    private static final String LATER = "tq_later";
 
     private final JooqQueueDialect dialect;
     private final RoleBinding<?> b;
+    /** The schedules that publish into the table, whose newest rows stay (none: an empty list). */
+    private final List<String> schedules;
 
-    private RetentionStatements(JooqQueueDialect dialect, RoleBinding<?> binding) {
+    private RetentionStatements(JooqQueueDialect dialect, RoleBinding<?> binding, List<String> schedules) {
         this.dialect = dialect;
         this.b = binding;
+        this.schedules = List.copyOf(schedules);
     }
 
     /**
@@ -39,11 +44,27 @@ public final class RetentionStatements {
      * @throws DialectException where the dialect is not built on {@link JooqQueueDialect}
      */
     public static RetentionStatements of(QueueDialect dialect, RoleBinding<?> binding) {
+        return of(dialect, binding, List.of());
+    }
+
+    /**
+     * The retention statements of {@code binding} on {@code dialect}, leaving each of {@code schedules}' newest
+     * row in the table: the row whose unique key is the greatest of those starting with the schedule's name and
+     * {@code @} (a recurring job finds its last instant there, and would publish it again without it).
+     *
+     * @throws DialectException where the dialect is not built on {@link JooqQueueDialect}, or schedules are
+     *     given and the binding names no unique key
+     */
+    public static RetentionStatements of(QueueDialect dialect, RoleBinding<?> binding, List<String> schedules) {
         if (!(dialect instanceof JooqQueueDialect jooq)) {
             throw new DialectException(dialect.name(), binding.tableName(), "retention builds its statements with a"
                     + " dialect built on JooqQueueDialect, and " + dialect.getClass().getName() + " is not");
         }
-        return new RetentionStatements(jooq, binding);
+        if (!schedules.isEmpty() && !binding.has(Role.UNIQUE_KEY)) {
+            throw new DialectException(dialect.name(), binding.tableName(), "schedules " + schedules + " publish into"
+                    + " the table, whose binding names no unique key to find their newest rows by");
+        }
+        return new RetentionStatements(jooq, binding, schedules);
     }
 
     /**
@@ -58,6 +79,7 @@ public final class RetentionStatements {
                 .from(b.table().as(ROW))
                 .where(finished)
                 .and(notNewest(b.table(), keepNewestPer))
+                .and(notNewestOfSchedules())
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
@@ -85,6 +107,7 @@ public final class RetentionStatements {
                 .from(b.table().as(ROW))
                 .where(dead)
                 .and(notNewest(b.table(), keepNewestPer))
+                .and(notNewestOfSchedules())
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
@@ -151,6 +174,34 @@ public final class RetentionStatements {
         return at(ROW, keep).isNull().or(DSL.exists(DSL.selectOne().from(table.as(NEWER))
                 .where(at(NEWER, keep).eq(at(ROW, keep)))
                 .and(at(NEWER, b.id()).gt(at(ROW, b.id())))));
+    }
+
+    /**
+     * For each schedule: the row's key is not one of the schedule's ({@code name@...}), or a row with a greater
+     * key of the same schedule exists, so the newest row of each schedule stays. A schedule's keys have one width,
+     * so the greatest is the newest.
+     */
+    private Condition notNewestOfSchedules() {
+        if (schedules.isEmpty()) {
+            return DSL.noCondition();
+        }
+        Field<?> key = b.column(Role.UNIQUE_KEY).orElseThrow();
+        Field<Object> row = at(ROW, key);
+        Field<Object> later = at(LATER, key);
+        Condition all = DSL.noCondition();
+        for (String name : schedules) {
+            String prefix = name + "@";
+            all = all.and(row.isNull().or(row.notLike(DSL.inline(escaped(prefix) + "%"), '!'))
+                    .or(DSL.exists(DSL.selectOne().from(b.table().as(LATER))
+                            .where(later.like(DSL.inline(escaped(prefix) + "%"), '!'))
+                            .and(later.gt(row)))));
+        }
+        return all;
+    }
+
+    /** {@code text} with LIKE's wildcards and the escape character escaped by {@code !}. */
+    private static String escaped(String text) {
+        return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
     }
 
     private Condition idIn(StatementWriter w, int ids) {
