@@ -132,6 +132,20 @@ class StartRefusalsTest {
         site("ScheduledJob: SchemaException(user() + \": the newest key of the schedule", Scope.LEFT_OUT,
                 "a row's key at the start, not the schema's");
         site("Schedules: DeclarationException(\"this broker has a schedule named", Scope.LEFT_OUT, schedules);
+        String retention = "a retention's, declared on a broker in code the check does not run (RetentionContract"
+                + " proves the start's refusals)";
+        for (String key : List.of(
+                "RetentionStatements: DialectException(dialect.name(), b.tableName(), why)",
+                "RetentionStatements: DialectException(dialect.name(), binding.tableName(), \"retention builds its s",
+                "RetentionStatements: DialectException(dialect.name(), binding.tableName(), \"schedules \" + schedule",
+                "Retentions: DeclarationException(d + \": the \" + broker.dialect.name() + \" dialect has no advi",
+                "Retentions: DeclarationException(r + \" ages acknowledged rows by their processedAt column, an",
+                "Retentions: DeclarationException(r + \" declares dead-letter \" + g + \", and the binding names",
+                "Retentions: DeclarationException(r + \": \" + what + \" is column \\\"\" + column.getName() + \"\\\",",
+                "Retentions: DeclarationException(r + \": dead-letter table \\\"\" + t.table().getName() + \"\\\" has",
+                "Retentions: SchemaException(r.retention + \": the \" + s.purpose() + \" statement does not")) {
+            site(key, Scope.LEFT_OUT, retention);
+        }
         // a subscription's settings, which the check never sees
         String settings = "a subscription's settings (Declarations), which the check never sees";
         for (String key : List.of(
