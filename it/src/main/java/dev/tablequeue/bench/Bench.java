@@ -125,6 +125,12 @@ public final class Bench {
                     entries.add(consumeGrown(db, form, options.workers().getLast()));
                 }
             }
+            if (options.runs("retention")) {
+                Form form = engine.forms().contains(Form.ROW_LOCK) ? Form.ROW_LOCK : Form.LEASE;
+                if (options.forms().contains(form)) {
+                    entries.add(consumeRetained(db, form, options.workers().getLast()));
+                }
+            }
             if (engine == Engine.POSTGRES && options.runs("db-scheduler")) {
                 for (int workers : options.workers()) {
                     CaseResult result = new CaseResult(engine.label(), Scenarios.CONSUME, Forms.DB_SCHEDULER,
@@ -251,6 +257,21 @@ public final class Bench {
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
         trials.put(CaseResult.GROWN, n -> Runs.consume(db, n, grownRows(), false,
                 table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
+        return new Rounds.Entry(result, trials);
+    }
+
+    /**
+     * The same subscription on a table whose old acknowledged rows come before its pending ones, without and with
+     * the broker's retention deleting them meanwhile.
+     */
+    private Rounds.Entry consumeRetained(BenchDatabase db, Form form, int workers) {
+        CaseResult result = new CaseResult(db.engine().label(), Scenarios.CONSUME_RETAINED, Forms.of(form), workers);
+        long old = options.quick() ? BenchOptions.RETAINED_ROWS_QUICK : BenchOptions.RETAINED_ROWS;
+        Map<String, Rounds.Trial> trials = new LinkedHashMap<>();
+        trials.put(CaseResult.GROWN, n -> Runs.consume(db, n, old, false,
+                table -> BrokerRun.run(db, table, form, workers, n, timeout(n))));
+        trials.put(CaseResult.RETAINED, n -> Runs.consume(db, n, old, false,
+                table -> BrokerRun.retained(db, table, form, workers, old, n, timeout(n))));
         return new Rounds.Entry(result, trials);
     }
 

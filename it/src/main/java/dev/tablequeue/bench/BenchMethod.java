@@ -58,6 +58,12 @@ final class BenchMethod {
                 + " on a table of pending rows alone and on one where " + String.format(Locale.ROOT, "%,d",
                 (options.quick() ? BenchOptions.GROWN_ROWS_QUICK : BenchOptions.GROWN_ROWS)) + " acknowledged rows (written by one INSERT .. SELECT the server generates, before"
                 + " the pending rows, so they hold the smaller ids) share the table and its indexes.");
+        method.add("Retention: '" + Scenarios.CONSUME_RETAINED + "' runs that subscription (row lock; SQLite: lease)"
+                + " on a table whose " + String.format(Locale.ROOT, "%,d", (options.quick()
+                ? BenchOptions.RETAINED_ROWS_QUICK : BenchOptions.RETAINED_ROWS)) + " acknowledged rows come before"
+                + " the pending ones, without retention and with retention(Retention.of(binding).acknowledged(1 day))"
+                + " passing every 10 ms on a broker clock two days ahead (so the old rows are past their age and the"
+                + " run's are not); a run in which retention removed nothing fails.");
         method.add("PostgreSQL's main figures run on " + main + " (ALTER DATABASE .. SET synchronous_commit ="
                 + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
                 + durable + " with the server's default. MariaDB's and SQLite's durability settings"

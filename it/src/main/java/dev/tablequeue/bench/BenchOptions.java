@@ -20,7 +20,7 @@ import java.util.Set;
  * @param seconds the least duration a timed run is sized for
  * @param maxMessages the most messages one run may be sized to
  * @param skip parts left out: consume, publish, latency, db-scheduler, durable, outbox, batched, batch, growth,
- *     steady, transactional
+ *     steady, transactional, retention
  * @param rawVirtual adds a third contender to consumption cases: the raw loop on virtual threads
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
  * @param steadySeconds the steady state's length, where given (else 5 minutes, 5 s in quick mode)
@@ -43,10 +43,13 @@ record BenchOptions(
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
     static final List<String> PARTS = List.of("consume", "publish", "latency", "db-scheduler", "durable", "outbox",
-            "batched", "batch", "growth", "steady", "transactional");
+            "batched", "batch", "growth", "steady", "transactional", "retention");
     /** The acknowledged rows beside the pending ones in the {@code growth} case: full mode, then quick mode. */
     static final long GROWN_ROWS = 1_000_000;
     static final long GROWN_ROWS_QUICK = 10_000;
+    /** The old acknowledged rows the retention case's table holds, for retention to delete: full, then quick mode. */
+    static final long RETAINED_ROWS = 200_000;
+    static final long RETAINED_ROWS_QUICK = 5_000;
     /** The batch sizes of the {@code batch} cases. */
     static final List<Integer> BATCHES = List.of(16, 64);
 

@@ -7,6 +7,8 @@ import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.broker.Retention;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,7 @@ final class BrokerRun {
      */
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch, long messages,
             Duration timeout) throws Exception {
-        return run(db, table, form, workers, batch, false, messages, timeout);
+        return run(db, table, form, workers, batch, false, 0, messages, timeout);
     }
 
     /**
@@ -46,11 +48,24 @@ final class BrokerRun {
      */
     static Measurement transactional(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
             Duration timeout) throws Exception {
-        return run(db, table, form, workers, 0, true, messages, timeout);
+        return run(db, table, form, workers, 0, true, 0, messages, timeout);
+    }
+
+    /**
+     * The plain subscription while the broker's retention deletes the table's acknowledged rows from before the
+     * run: the broker's clock runs two days ahead, so rows acknowledged before the run are past the one-day age
+     * and rows the run acknowledges are not; passes come every 10 ms. A run in which retention removed nothing
+     * fails, as it measured nothing of it.
+     */
+    static Measurement retained(BenchDatabase db, BenchTable table, Form form, int workers, long old, long messages,
+            Duration timeout) throws Exception {
+        return run(db, table, form, workers, 0, false, old, messages, timeout);
     }
 
     private static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch,
-            boolean transactional, long messages, Duration timeout) throws Exception {
+            boolean transactional, long old, long messages, Duration timeout) throws Exception {
+        // retention runs where the table holds old acknowledged rows for it to delete
+        boolean retention = old > 0;
         CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         BrokerListener listener = new BrokerListener() {
@@ -69,8 +84,14 @@ final class BrokerRun {
                 failure.compareAndSet(null, e);
             }
         };
-        QueueBroker broker = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(listener)
-                .drainTimeout(Duration.ofSeconds(10)).build();
+        QueueBroker.Builder builder = QueueBroker.builder(db.pool()).pollInterval(POLL).listener(listener)
+                .drainTimeout(Duration.ofSeconds(10));
+        if (retention) {
+            builder.clock(Clock.offset(Clock.systemUTC(), Duration.ofDays(2)))
+                    .retention(Retention.of(table.binding(form)).acknowledged(Duration.ofDays(1)))
+                    .retentionEvery(Duration.ofMillis(10));
+        }
+        QueueBroker broker = builder.build();
         var mount = broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers);
         if (transactional) {
             Table<?> effects = DSL.table(DSL.name(Engine.effects(table.getName())));
@@ -88,7 +109,13 @@ final class BrokerRun {
             Stopwatch watch = Stopwatch.start();
             broker.start();
             await(settled, failure, timeout);
-            return watch.stop(messages);
+            Measurement m = watch.stop(messages);
+            // each batch commits on its own: rows gone by the last settlement were deleted during the run
+            if (retention && db.count(table.getName(), "1 = 1") >= messages + old) {
+                throw new IllegalStateException("retention removed no acknowledged row of " + table.getName()
+                        + " during the run");
+            }
+            return m;
         } finally {
             broker.close();
         }

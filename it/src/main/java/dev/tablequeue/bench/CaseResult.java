@@ -24,6 +24,8 @@ final class CaseResult {
     static final String TRACKED = "tablequeue, outbox tracked";
     /** tablequeue on a table that also holds many acknowledged rows ({@link Scenarios#CONSUME_GROWN}). */
     static final String GROWN = "tablequeue, beside acknowledged rows";
+    /** tablequeue on such a table while its retention deletes them ({@link Scenarios#CONSUME_RETAINED}). */
+    static final String RETAINED = "tablequeue, with retention";
     /** The peer a Java user would pick instead. */
     static final String DB_SCHEDULER = "db-scheduler";
 

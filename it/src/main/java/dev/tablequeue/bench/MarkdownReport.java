@@ -29,6 +29,7 @@ final class MarkdownReport {
         dbScheduler(md, report);
         batches(md, report);
         growth(md, report);
+        retention(md, report);
         outbox(md, report);
         others(md, report);
         latency(md, report.latencies());
@@ -176,6 +177,30 @@ final class MarkdownReport {
         md.append('\n');
     }
 
+    /** The retention case: consumption beside old acknowledged rows, without and with retention deleting them. */
+    private static void retention(StringBuilder md, BenchReport report) {
+        List<CaseResult> cases = report.cases().stream()
+                .filter(c -> c.scenario().equals(Scenarios.CONSUME_RETAINED)).toList();
+        if (cases.isEmpty()) {
+            return;
+        }
+        md.append("## Claims while retention deletes\n\nMessages per second, median of the rounds (best - worst), of"
+                + " the same subscription on a table whose old acknowledged rows come before its pending ones, without"
+                + " retention and with the broker's retention deleting those rows in batches meanwhile; the ratio is"
+                + " the second over the first.\n\n"
+                + "| database | form | workers | without retention | with retention | ratio |\n"
+                + "|---|---|---:|---:|---:|---:|\n");
+        for (CaseResult c : cases) {
+            md.append("| ").append(c.database()).append(" | ").append(c.form()).append(" | ").append(c.workers())
+                    .append(" | ").append(spread(c, CaseResult.GROWN))
+                    .append(" | ").append(spread(c, CaseResult.RETAINED))
+                    .append(" | ").append(c.ratio(CaseResult.RETAINED, CaseResult.GROWN).stream()
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r)).findFirst().orElse("-"))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
     /** The outbox's cases: tracked beside untracked, and what tracking costs (untracked rate over tracked). */
     private static void outbox(StringBuilder md, BenchReport report) {
         List<CaseResult> cases = report.cases().stream().filter(c -> c.contenders().contains(CaseResult.TRACKED))
@@ -205,7 +230,8 @@ final class MarkdownReport {
                 CaseResult.TRACKED);
         StringBuilder rows = new StringBuilder();
         for (CaseResult c : report.cases()) {
-            if (Scenarios.isBatch(c.scenario()) || c.scenario().equals(Scenarios.CONSUME_GROWN)) {
+            if (Scenarios.isBatch(c.scenario()) || c.scenario().equals(Scenarios.CONSUME_GROWN)
+                    || c.scenario().equals(Scenarios.CONSUME_RETAINED)) {
                 continue;
             }
             for (String other : c.contenders()) {

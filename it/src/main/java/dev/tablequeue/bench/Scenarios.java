@@ -25,6 +25,8 @@ final class Scenarios {
 
     /** As {@link #CONSUME}, on a table that also holds many acknowledged rows (their processed_at kept). */
     static final String CONSUME_GROWN = "consume, beside acknowledged rows";
+    /** The same, while the broker's retention deletes the old acknowledged rows (issue 36). */
+    static final String CONSUME_RETAINED = "consume, while retention deletes acknowledged rows";
 
     /** One insert per message, each committed on its own. */
     static final String PUBLISH_ONE = "publish, one per commit";

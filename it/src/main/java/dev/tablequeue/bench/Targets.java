@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The performance targets of issues 13, 14 and 34, checked against a report. Every target names its worker count;
+ * The performance targets of issues 13, 14, 33, 34 and 36, checked against a report. Every target names its worker count;
  * a run without that count, or without either figure, leaves the target "not measured", never failed.
  */
 final class Targets {
@@ -30,6 +30,8 @@ final class Targets {
     static final double HEAP_TO_RAW = 2.0;
     /** Issue 14: a claim on a table behind its acknowledged rows, against one on the pending rows alone. */
     static final double GROWN_RATIO = 0.9;
+    /** Issue 36: claims while retention deletes, against the same table without retention, at 8 workers. */
+    static final double RETAINED_RATIO = 0.9;
     static final double NOTIFY_P50_MILLIS = 5.0;
     /** Issue 13: what a tracked publish in the caller's transaction may cost over an untracked one. */
     static final double OUTBOX_PUBLISH_COST = 1.3;
@@ -100,6 +102,9 @@ final class Targets {
             }
         }
         targets.add(grown(report));
+        targets.add(retained(report, Databases.POSTGRES, "PostgreSQL", Forms.ROW_LOCK));
+        targets.add(retained(report, Databases.MARIADB, "MariaDB", Forms.ROW_LOCK));
+        targets.add(retained(report, Databases.SQLITE, "SQLite", Forms.LEASE));
         targets.add(notify(report));
         targets.add(outboxPublish(report));
         for (String database : List.of(Databases.POSTGRES, Databases.MARIADB, Databases.SQLITE)) {
@@ -160,6 +165,13 @@ final class Targets {
                 + " >= %s x the pending rows alone", number(GROWN_RATIO));
         Optional<CaseResult> c = find(report, Databases.POSTGRES, Scenarios.CONSUME_GROWN, Forms.ROW_LOCK, 8);
         return atLeast(what, medians(c, CaseResult.GROWN, c, CaseResult.TABLEQUEUE), GROWN_RATIO);
+    }
+
+    private static Target retained(BenchReport report, String database, String title, String form) {
+        String what = String.format(Locale.ROOT, "%s %s, 8 workers, while retention deletes acknowledged rows:"
+                + " >= %s x without retention", title, form, number(RETAINED_RATIO));
+        Optional<CaseResult> c = find(report, database, Scenarios.CONSUME_RETAINED, form, 8);
+        return atLeast(what, medians(c, CaseResult.RETAINED, c, CaseResult.GROWN), RETAINED_RATIO);
     }
 
     private static Target notify(BenchReport report) {

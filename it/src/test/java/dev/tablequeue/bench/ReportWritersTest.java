@@ -168,6 +168,22 @@ class ReportWritersTest {
     }
 
     @Test
+    void the_retention_case_compares_claims_with_retention_deleting_to_the_same_table_without() {
+        CaseResult retained = new CaseResult(Databases.MARIADB, Scenarios.CONSUME_RETAINED, Forms.ROW_LOCK, 8);
+        retained.add(CaseResult.GROWN, Fixtures.at(10_000.0));
+        retained.add(CaseResult.RETAINED, Fixtures.at(9_500.0));
+        BenchReport r = new BenchReport("full", 1, 3.0, report.started(), report.took(), report.machine(),
+                report.settings(), List.of(retained), List.of(), List.of(), List.of());
+        assertThat(MarkdownReport.render(r)).contains("## Claims while retention deletes")
+                .contains("| mariadb | row lock | 8 | 10,000 (10,000 - 10,000) | 9,500 (9,500 - 9,500) | 0.95 |")
+                .contains("| MariaDB row lock, 8 workers, while retention deletes acknowledged rows: >= 0.9 x without"
+                        + " retention | 9,500 / 10,000 = 0.95 | met |")
+                .contains("| SQLite lease, 8 workers, while retention deletes acknowledged rows: >= 0.9 x without"
+                        + " retention | not measured | not measured |")
+                .doesNotContain("## Other contenders");
+    }
+
+    @Test
     void a_steady_state_run_lists_its_latency_per_slice_and_the_tables_statistics() throws Exception {
         SteadyResult run = new SteadyResult(Databases.POSTGRES, Forms.LEASE, 8, 12_000, 0.6, Duration.ofMinutes(2),
                 Duration.ofMinutes(1), 1_440_000, 1_430_000, List.of(List.of(1.0, 2.0, 3.0), List.of(4.0)), 5_000,

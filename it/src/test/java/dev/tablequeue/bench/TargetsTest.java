@@ -197,6 +197,22 @@ class TargetsTest {
     }
 
     @Test
+    void claims_while_retention_deletes_are_held_to_nine_tenths_of_the_same_table_without_it_per_database() {
+        CaseResult sqlite = new CaseResult(Databases.SQLITE, Scenarios.CONSUME_RETAINED, Forms.LEASE, 8);
+        sqlite.add(CaseResult.GROWN, at(2_000));
+        sqlite.add(CaseResult.RETAINED, at(1_800));
+        cases.add(sqlite);
+        String what = "SQLite lease, 8 workers, while retention deletes acknowledged rows: >= 0.9 x without retention";
+        assertTarget(what, "1,800 / 2,000 = 0.90", true);
+        assertNotMeasured("PostgreSQL row lock, 8 workers, while retention deletes acknowledged rows: >= 0.9 x"
+                + " without retention");
+
+        sqlite.add(CaseResult.RETAINED, at(1_799));
+        sqlite.add(CaseResult.RETAINED, at(1_700));
+        assertTarget(what, "1,799 / 2,000 = 0.90", false);
+    }
+
+    @Test
     void a_tracked_delivery_is_held_to_its_cost_per_database_and_worker_count() {
         CaseResult sqlite = tq(Databases.SQLITE, Scenarios.OUTBOX_DELIVERY, Forms.LEASE, 8, 13_000);
         sqlite.add(CaseResult.TRACKED, at(10_000));
@@ -221,7 +237,7 @@ class TargetsTest {
 
         List<Targets.Target> targets = check();
         assertThat(targets).filteredOn(t -> t.target().contains("8 workers") || t.target().contains("8 threads"))
-                .hasSize(27).allSatisfy(t -> {
+                .hasSize(30).allSatisfy(t -> {
                     assertThat(t.measured()).isEqualTo("not measured");
                     assertThat(t.met()).isEmpty();
                 });
@@ -235,7 +251,7 @@ class TargetsTest {
     @Test
     void an_empty_report_measures_nothing_and_fails_nothing_and_the_issue_4_bars_are_gone() {
         List<Targets.Target> targets = check();
-        assertThat(targets).hasSize(48).allSatisfy(t -> {
+        assertThat(targets).hasSize(51).allSatisfy(t -> {
             assertThat(t.measured()).isEqualTo("not measured");
             assertThat(t.met()).isEmpty();
         });
