@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * again; on MariaDB and MySQL the delete reads the table by its primary key. That each runs is
  * {@code RetentionContract}'s part (in the it module).
  */
-class RetentionStatementsTest {
+class RetentionStatementsTextTest {
     private final QueueTable<LocalDateTime> t = new QueueTable<>("jobs", SQLDataType.LOCALDATETIME(6));
     private final RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).retryAfter(t.RETRY_AFTER)
             .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build();
