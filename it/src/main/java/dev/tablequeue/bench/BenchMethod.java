@@ -63,7 +63,7 @@ final class BenchMethod {
                 ? BenchOptions.RETAINED_ROWS_QUICK : BenchOptions.RETAINED_ROWS)) + " acknowledged rows come before"
                 + " the pending ones, without retention and with retention(Retention.of(binding).acknowledged(1 day))"
                 + " passing every 10 ms on a broker clock two days ahead (so the old rows are past their age and the"
-                + " run's are not); a run in which retention removed nothing fails.");
+                + " run's are not).");
         method.add("PostgreSQL's main figures run on " + main + " (ALTER DATABASE .. SET synchronous_commit ="
                 + " off); the '" + Scenarios.CONSUME_DURABLE + "' rows repeat the largest worker count on "
                 + durable + " with the server's default. MariaDB's and SQLite's durability settings"
