@@ -1,9 +1,12 @@
 package dev.tablequeue.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tablequeue.broker.QueueStats;
+import dev.tablequeue.broker.ScheduleState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -100,5 +103,30 @@ final class Output {
         return JSON.createObjectNode().put("table", report.table()).put("acknowledged", pass.acknowledged())
                 .put("dead", pass.dead()).put("batches", pass.batches()).put("heldElsewhere", pass.heldElsewhere())
                 .toPrettyString() + "\n";
+    }
+
+    /** One line per schedule: its name, timing, table and queue, newest instant in the table and next instant. */
+    static String schedulesTable(List<ScheduleState> states) {
+        String format = "%-20s %-36s %-24s %-21s %s%n";
+        StringBuilder s = new StringBuilder(String.format(format, "schedule", "timing", "table / queue", "last",
+                "next"));
+        for (ScheduleState state : states) {
+            s.append(String.format(format, state.name(), state.timing(), state.table() + " / " + state.queue(),
+                    state.lastInstant().map(Instant::toString).orElse("-"),
+                    state.nextInstant().map(Instant::toString).orElse("-")));
+        }
+        return s.toString();
+    }
+
+    /** {@code [{"name": .., "timing": .., "table": .., "queue": .., "last": .., "next": ..}]}; null where none. */
+    static String schedulesJson(List<ScheduleState> states) {
+        ArrayNode array = JSON.createArrayNode();
+        for (ScheduleState state : states) {
+            array.addObject().put("name", state.name()).put("timing", state.timing()).put("table", state.table())
+                    .put("queue", state.queue())
+                    .put("last", state.lastInstant().map(Instant::toString).orElse(null))
+                    .put("next", state.nextInstant().map(Instant::toString).orElse(null));
+        }
+        return array.toPrettyString() + "\n";
     }
 }

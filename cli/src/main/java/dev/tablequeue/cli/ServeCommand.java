@@ -86,8 +86,8 @@ final class ServeCommand implements Callable<Integer> {
             if (title != null) {
                 builder.title(title);
             }
-            if (target.now != null) {
-                builder.clock(Clock.fixed(target.now, ZoneOffset.UTC));
+            if (target.database.now != null) {
+                builder.clock(Clock.fixed(target.database.now, ZoneOffset.UTC));
             }
             List<String> names = queues;
             if (names.isEmpty()) {

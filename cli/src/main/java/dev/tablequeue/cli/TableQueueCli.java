@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tablequeue", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Reads, serves and repairs the queues kept in a service's tables.",
         subcommands = {StatsCommand.class, RedriveCommand.class, PurgeCommand.class, RetentionCommand.class,
-                ServeCommand.class, AsyncApiCommand.class})
+                SchedulesCommand.class, ServeCommand.class, AsyncApiCommand.class})
 public final class TableQueueCli implements Runnable {
     /**
      * The exit code of every refusal: a command that failed on the database, on its arguments' meaning, or on

@@ -138,6 +138,50 @@ public abstract class CliContract extends AdminFixture {
     }
 
     @Test
+    public final void schedules_list_a_recurring_jobs_newest_instant_in_its_table_and_the_next_one_due() throws Exception {
+        // two instants of "sweep" published before NOW (15:09:26), and a key of another schedule
+        for (String note : List.of("sweep@2031-03-14T13:00:00Z", "sweep@2031-03-14T14:00:00Z",
+                "sweeper@2031-03-14T23:00:00Z")) {
+            db.execute("UPDATE " + CliBindings.TABLE + " SET note = '" + note + "' WHERE id = (SELECT id FROM (SELECT"
+                    + " MIN(id) AS id FROM " + CliBindings.TABLE + " WHERE note IS NULL) AS n)");
+        }
+        String job = CliBindings.class.getName() + "#" + database().name() + "_SWEEP";
+
+        Run run = cli("schedules", "--url", db.url(), "--job", job, "--now", NOW.toString());
+
+        assertThat(run.code()).as(run.err()).isZero();
+        String format = "%-20s %-36s %-24s %-21s %s";
+        assertThat(run.out()).isEqualTo(String.format(format, "schedule", "timing", "table / queue", "last", "next")
+                + "\n" + String.format(format, "sweep", "every PT1H", "cli_jobs / sweeps", "2031-03-14T14:00:00Z",
+                        "2031-03-14T16:00:00Z") + "\n");
+
+        Run json = cli("schedules", "--url", db.url(), "--job", job, "--now", NOW.toString(), "--json");
+        assertThat(json.code()).as(json.err()).isZero();
+        JsonNode only = new ObjectMapper().readTree(json.out()).get(0);
+        assertThat(only.get("name").asText()).isEqualTo("sweep");
+        assertThat(only.get("last").asText()).isEqualTo("2031-03-14T14:00:00Z");
+        assertThat(only.get("next").asText()).isEqualTo("2031-03-14T16:00:00Z");
+    }
+
+    @Test
+    public final void schedules_refuse_a_job_whose_table_has_no_unique_key_naming_the_schedule_and_table() {
+        Run run = cli("schedules", "--url", db.url(), "--job", CliBindings.class.getName() + "#UNKEYED_SWEEP");
+
+        assertThat(run.code()).isEqualTo(TableQueueCli.FAILED);
+        assertThat(run.err()).startsWith("tablequeue: schedule \"sweep\" (every PT1H) into table \"cli_jobs\" is"
+                + " refused: its binding declares no unique key");
+    }
+
+    @Test
+    public final void schedules_refuse_a_field_that_is_not_a_recurring_job_listing_the_classes_jobs() {
+        Run run = cli("schedules", "--url", db.url(), "--job", CliBindings.class.getName() + "#NOT_A_BINDING");
+
+        assertThat(run.code()).isEqualTo(TableQueueCli.FAILED);
+        assertThat(run.err()).contains("--job ").contains("field NOT_A_BINDING holds a java.lang.String, not a"
+                + " RecurringJob").contains("POSTGRES_SWEEP");
+    }
+
+    @Test
     public final void a_binding_from_the_services_classes_is_found_through_the_classpath_option(@TempDir Path dir)
             throws Exception {
         Path source = dir.resolve("src/acme/ServiceQueues.java");

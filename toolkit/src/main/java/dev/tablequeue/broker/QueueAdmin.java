@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.jooq.impl.DataSourceConnectionProvider;
 
 /**
@@ -380,6 +381,18 @@ public final class QueueAdmin {
      */
     public List<ScheduleState> schedules() {
         return requireBroker("list its schedules").schedules();
+    }
+
+    /**
+     * {@code job}'s schedule as its table holds it, with no broker needed: the newest instant published, and the
+     * first instant after it and now, which a running broker publishes next.
+     *
+     * @throws dev.tablequeue.DeclarationException where the job's binding breaks a rule a schedule's start keeps
+     */
+    public ScheduleState schedule(RecurringJob job) {
+        ScheduledJob scheduled = new ScheduledJob(job);
+        scheduled.checkBinding();
+        return scheduled.stateInTable(DSL.using(connections, dialect.sqlDialect()), clock.instant());
     }
 
     private QueueBroker requireBroker(String action) {

@@ -155,9 +155,18 @@ public final class QueueBroker {
      *     start refuses a binding without a unique key over every row, or one that deletes processed rows
      */
     public void schedule(Schedule schedule, InboxQueue<?> queue, Function<Instant, ?> payload) {
-        lifecycle.require(State.NEW, "add " + schedule);
-        schedules.add(Objects.requireNonNull(schedule, "schedule"), Objects.requireNonNull(queue, "queue"),
-                Objects.requireNonNull(payload, "payload"));
+        schedule(RecurringJob.of(schedule, queue, payload));
+    }
+
+    /**
+     * Runs {@code job} from {@link #start()}: as {@link #schedule(Schedule, InboxQueue, Function)}, for a job
+     * declared as a constant, which the build-time check and the command line find too.
+     *
+     * @throws dev.tablequeue.DeclarationException where the broker has a schedule of that name already
+     */
+    public void schedule(RecurringJob job) {
+        lifecycle.require(State.NEW, "add " + Objects.requireNonNull(job, "job").schedule());
+        schedules.add(job);
     }
 
     /** The schedules this broker runs, each with its last and next instants, in the order they were added. */

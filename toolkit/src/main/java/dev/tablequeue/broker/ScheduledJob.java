@@ -6,7 +6,6 @@ import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -17,21 +16,21 @@ import org.jooq.impl.DSL;
  * it, so a tick that came late by more than one instant publishes the latest once, never a burst.
  */
 final class ScheduledJob {
+    final RecurringJob job;
     final Schedule schedule;
     final InboxQueue<?> queue;
-    private final Function<Instant, ?> payload;
     private volatile Instant cursor;
     private volatile Instant last;
 
-    ScheduledJob(Schedule schedule, InboxQueue<?> queue, Function<Instant, ?> payload) {
-        this.schedule = schedule;
-        this.queue = queue;
-        this.payload = payload;
+    ScheduledJob(RecurringJob job) {
+        this.job = job;
+        this.schedule = job.schedule();
+        this.queue = job.queue();
     }
 
     /** Who the start's refusals name. */
     String user() {
-        return schedule + " into table \"" + queue.binding().tableName() + "\"";
+        return job.toString();
     }
 
     /**
@@ -112,12 +111,23 @@ final class ScheduledJob {
         Instant instant = due.get();
         @SuppressWarnings("unchecked")
         Field<String> key = (Field<String>) queue.binding().column(Role.UNIQUE_KEY).orElseThrow();
-        Message message = Message.of(queue.name(), payload.apply(instant)).set(key,
+        Message message = Message.of(queue.name(), job.payload().apply(instant)).set(key,
                 ScheduleKeys.key(schedule.name(), instant));
         boolean inserted = publisher.publish(queue.binding(), message).inserted();
         cursor = instant;
         last = instant;
         return inserted;
+    }
+
+    /**
+     * The schedule's state as its table holds it, for an admin without the broker: the newest instant in the
+     * table, and the first instant after both it and {@code now}, which a running broker publishes next.
+     */
+    ScheduleState stateInTable(DSLContext db, Instant now) {
+        Optional<Instant> newest = newest(db);
+        Instant from = newest.filter(n -> n.isAfter(now)).orElse(now);
+        return new ScheduleState(schedule.name(), schedule.timing(), queue.binding().tableName(), queue.name(),
+                newest.orElse(null), schedule.next(from).orElse(null));
     }
 
     /** The schedule's state; before the start, its next instant is the first after {@code now}. */

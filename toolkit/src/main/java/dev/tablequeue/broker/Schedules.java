@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,10 +37,10 @@ final class Schedules {
     }
 
     /** @throws DeclarationException where the broker has a schedule of that name already */
-    void add(Schedule schedule, InboxQueue<?> queue, Function<Instant, ?> payload) {
-        ScheduledJob job = new ScheduledJob(schedule, queue, payload);
-        if (byName.putIfAbsent(schedule.name(), job) != null) {
-            throw new DeclarationException("this broker has a schedule named \"" + schedule.name() + "\" already:"
+    void add(RecurringJob recurring) {
+        ScheduledJob job = new ScheduledJob(recurring);
+        if (byName.putIfAbsent(job.schedule.name(), job) != null) {
+            throw new DeclarationException("this broker has a schedule named \"" + job.schedule.name() + "\" already:"
                     + " the name starts each row's key, so it is one schedule's");
         }
         jobs.add(job);
@@ -53,7 +52,7 @@ final class Schedules {
                 .toList();
     }
 
-        /** Checks every schedule's binding and table, and reads each one's newest row; returns how many there are. */
+    /** Checks every schedule's binding and table, and reads each one's newest row; returns how many there are. */
     int open(BrokerInserts inserts) {
         if (jobs.isEmpty()) {
             return 0;

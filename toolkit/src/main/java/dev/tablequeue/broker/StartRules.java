@@ -145,6 +145,27 @@ public final class StartRules {
         return prepared;
     }
 
+    /**
+     * The rules a recurring job's table keeps for the schedule to start: a unique key over every row in a text
+     * column long enough for its keys, kept by a unique index, on a table that keeps its processed rows; returns
+     * whether they hold.
+     */
+    public static boolean schedule(QueueDialect dialect, Connection connection, RecurringJob job,
+            Consumer<? super Refusal> refusals) {
+        try {
+            new ScheduledJob(job).checkBinding();
+        } catch (DeclarationException e) {
+            refusals.accept(new Refusal(e));
+            return false;
+        }
+        boolean[] refused = {false};
+        unique(dialect, connection, job.queue().binding(), job.toString(), r -> {
+            refused[0] = true;
+            refusals.accept(r);
+        });
+        return !refused[0];
+    }
+
     /** The rules on the binding alone that its build leaves to the start. */
     private static void declarations(RoleBinding<?> binding, String user) {
         if (binding.owns(Event.FETCH) && !binding.owns(Event.CLAIM) && binding.form() != Form.ADVISORY) {

@@ -1,6 +1,7 @@
 package dev.tablequeue.maven.checker;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.RecurringJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -12,9 +13,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Finds the bindings of the project: every {@code static final RoleBinding} field of its compiled classes, and
- * every {@code static final OutboxBinding} where the project has the outbox (its class is named, not linked, so
- * the check runs on a project without {@code tablequeue-outbox}).
+ * Finds the bindings of the project: every {@code static final RoleBinding} field of its compiled classes, every
+ * {@code static final RecurringJob}, and every {@code static final OutboxBinding} where the project has the
+ * outbox (its class is named, not linked, so the check runs on a project without {@code tablequeue-outbox}).
  * Reading a constant initialises its class, as the service's first use would; a binding that breaks a rule
  * fails there, and is reported with the message {@code build()} gave.
  */
@@ -34,6 +35,9 @@ final class BindingScanner {
      */
     record FoundOutbox(String label, Object binding) {}
 
+    /** A recurring job constant: a schedule and the queue it publishes into. */
+    record FoundSchedule(String label, RecurringJob job) {}
+
     /** The outbox's binding class, by name. */
     static final String OUTBOX_BINDING = "dev.tablequeue.outbox.OutboxBinding";
 
@@ -41,11 +45,13 @@ final class BindingScanner {
     record Broken(String className, List<String> constants, Throwable cause) {}
 
     /** What the scan found. */
-    record Scan(List<Found> bindings, List<FoundOutbox> outboxes, List<Broken> broken, int classes) {}
+    record Scan(List<Found> bindings, List<FoundSchedule> schedules, List<FoundOutbox> outboxes, List<Broken> broken,
+            int classes) {}
 
     /** Scans the classes under {@code root} that some of {@code selections} may check, loaded by {@code loader}. */
     static Scan scan(Path root, ClassLoader loader, List<Selection> selections) {
         List<Found> found = new ArrayList<>();
+        List<FoundSchedule> schedules = new ArrayList<>();
         List<FoundOutbox> outboxes = new ArrayList<>();
         List<Broken> broken = new ArrayList<>();
         List<String> names = classNames(root);
@@ -61,6 +67,7 @@ final class BindingScanner {
                 for (Field f : type.getDeclaredFields()) {
                     int m = f.getModifiers();
                     boolean binding = RoleBinding.class.isAssignableFrom(f.getType())
+                            || RecurringJob.class.isAssignableFrom(f.getType())
                             || f.getType().getName().equals(OUTBOX_BINDING);
                     if (Modifier.isStatic(m) && Modifier.isFinal(m) && binding
                             && selections.stream().anyMatch(s -> s.selects(label + "." + f.getName()))) {
@@ -77,6 +84,8 @@ final class BindingScanner {
                     Object value = f.get(null);
                     if (value instanceof RoleBinding<?> b) {
                         found.add(new Found(label + "." + f.getName(), b));
+                    } else if (value instanceof RecurringJob job) {
+                        schedules.add(new FoundSchedule(label + "." + f.getName(), job));
                     } else if (value != null) {
                         outboxes.add(new FoundOutbox(label + "." + f.getName(), value));
                     }
@@ -88,7 +97,7 @@ final class BindingScanner {
                 broken.add(new Broken(label, constants.stream().map(Field::getName).toList(), e));
             }
         }
-        return new Scan(found, outboxes, broken, names.size());
+        return new Scan(found, schedules, outboxes, broken, names.size());
     }
 
     private static List<String> classNames(Path root) {

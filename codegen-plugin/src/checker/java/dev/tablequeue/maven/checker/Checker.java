@@ -38,11 +38,14 @@ public final class Checker {
                     + " does not initialise: " + broken.cause());
         }
         findings.info("found " + scan.bindings().size() + " binding(s)"
+                + (scan.schedules().isEmpty() ? "" : ", " + scan.schedules().size() + " recurring job(s)")
                 + (scan.outboxes().isEmpty() ? "" : " and " + scan.outboxes().size() + " outbox binding(s)")
                 + " in " + scan.classes() + " classes of " + config.classes());
         for (int i = 0; i < config.databases().size(); i++) {
             CheckConfig.DatabaseConfig database = config.databases().get(i);
             List<BindingScanner.Found> selected = scan.bindings().stream()
+                    .filter(f -> database.selection().selects(f.label())).toList();
+            List<BindingScanner.FoundSchedule> schedules = scan.schedules().stream()
                     .filter(f -> database.selection().selects(f.label())).toList();
             List<BindingScanner.FoundOutbox> outboxes = scan.outboxes().stream()
                     .filter(f -> database.selection().selects(f.label())).toList();
@@ -50,7 +53,7 @@ public final class Checker {
             try {
                 scratch = open(database, i);
                 if (scratch != null) {
-                    check(database, scratch, selected, outboxes);
+                    check(database, scratch, selected, schedules, outboxes);
                 }
             } catch (CheckFailure e) {
                 findings.violation(e.getMessage());
@@ -102,7 +105,7 @@ public final class Checker {
     }
 
     private void check(CheckConfig.DatabaseConfig database, Scratch scratch, List<BindingScanner.Found> selected,
-            List<BindingScanner.FoundOutbox> outboxes) {
+            List<BindingScanner.FoundSchedule> schedules, List<BindingScanner.FoundOutbox> outboxes) {
         for (String java : Migrations.javaMigrations(database.locations(), Thread.currentThread().getContextClassLoader())) {
             findings.warning(scratch.label() + ": the Java-based migration " + java + " is not run by the check, which"
                     + " applies the SQL migrations alone with a Flyway of its own: what it changes is missing from"
@@ -122,11 +125,14 @@ public final class Checker {
             SchemaDialect schemaDialect = SchemaDialect.of(dialect);
             Target target = new Target(scratch.label(), dialect, schemaDialect,
                     new SchemaReader(connection, schemaDialect), connection);
-            if (selected.isEmpty() && outboxes.isEmpty()) {
+            if (selected.isEmpty() && schedules.isEmpty() && outboxes.isEmpty()) {
                 findings.info(scratch.label() + ": no binding is selected for this database");
             }
             for (BindingScanner.Found found : selected) {
                 new BindingCheck(found, target, findings).run(deadLetterTable(found.label()));
+            }
+            for (BindingScanner.FoundSchedule found : schedules) {
+                new ScheduleCheck(found, target, findings).run();
             }
             for (BindingScanner.FoundOutbox found : outboxes) {
                 new OutboxCheck(found, target, findings).run();

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** What the checker reports of bindings and databases it cannot check. */
 class CheckerTest {
+    private static final String SCHEDULES = "dev.tablequeue.maven.schedulefixture";
+
     /** A port nothing listens on. */
     private static final String UNREACHABLE = "jdbc:postgresql://127.0.0.1:1/postgres?user=postgres&connectTimeout=2";
 
@@ -29,6 +31,29 @@ class CheckerTest {
         assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.ERROR,
                 "dev.tablequeue.maven.brokenfixture.BrokenQueues.BROKEN: the binding does not initialise: "))
                 && l.contains("no_such_column"));
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "1 0"));
+    }
+
+    @Test
+    void a_recurring_job_constant_is_found_and_its_table_checked_for_the_schedule() throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, null, null, "classpath:fixture/schedule", false,
+                SCHEDULES));
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.INFO,
+                "found 1 binding(s), 1 recurring job(s) in ")));
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.INFO, SCHEDULES + ".Reports.NIGHTLY on"
+                + " sqlite: table \"report_jobs\": schedule \"nightly-report\"")) && l.contains("checked"));
+        assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "0 0"));
+    }
+
+    @Test
+    void a_recurring_job_whose_table_lacks_the_unique_index_fails_naming_the_schedule() throws Exception {
+        List<String> report = CheckerRun.run(Requests.write(work, null, null, "classpath:fixture/schedule-no-index",
+                false, SCHEDULES + ".Reports.NIGHTLY"));
+
+        assertThat(report).anyMatch(l -> l.startsWith(Protocol.line(Protocol.ERROR, SCHEDULES + ".Reports.NIGHTLY on"
+                + " sqlite: table \"report_jobs\": start() refuses")) && l.contains("schedule \"nightly-report\"")
+                && l.contains("has no unique index on column \"job_key\""));
         assertThat(report).endsWith(Protocol.line(Protocol.RESULT, "1 0"));
     }
 

@@ -125,10 +125,10 @@ class StartRefusalsTest {
                 "QueueAdmin's, not the start's");
         site("BrokerSettings: DeclarationException(\"the data source (\" + dataSource.getClass().getName()",
                 Scope.LEFT_OUT, "the pool's size, not a binding's");
-        // recurring jobs: a schedule is declared on the broker (broker.schedule(..)), not in a binding constant
-        String schedules = "a schedule's, declared on a broker in code the check does not run (RecurringJobsContract"
-                + " proves the start's refusals)";
-        site("ScheduledJob: DeclarationException(user() + \" is refused: \" + why)", Scope.LEFT_OUT, schedules);
+        // recurring jobs: the check finds a RecurringJob constant; a broker's own list of schedules it never sees
+        String schedules = "a broker's list of schedules, which the check does not run (RecurringJobsContract"
+                + " proves the start's refusal)";
+        site("ScheduledJob: DeclarationException(user() + \" is refused: \" + why)", Scope.PROVED, "schedule");
         site("ScheduledJob: SchemaException(user() + \": the newest key of the schedule", Scope.LEFT_OUT,
                 "a row's key at the start, not the schema's");
         site("Schedules: DeclarationException(\"this broker has a schedule named", Scope.LEFT_OUT, schedules);
@@ -247,6 +247,9 @@ class StartRefusalsTest {
                 Arguments.of("unique index", START + "UNIQUE_KEY", "classpath:fixture/sqlite",
                         "start() refuses its subscriptions and publishes (the insert writes [payload,"
                                 + " locked_until]): table \"fixture_jobs\" has no unique index on column \"locked_until\""),
+                Arguments.of("schedule", START + "SCHEDULE", "classpath:fixture/sqlite",
+                        "start() refuses schedule \"sweep\" (every PT5M) into table \"fixture_jobs\" is refused: its"
+                                + " binding declares no unique key"),
                 Arguments.of("isolation", START + "ISOLATION", "classpath:fixture/sqlite",
                         "SQLite runs every transaction serializable"));
     }

@@ -4,6 +4,10 @@ import static dev.tablequeue.maven.fixture.FixtureJobs.FIXTURE_JOBS;
 
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.InboxQueue;
+import dev.tablequeue.broker.RecurringJob;
+import dev.tablequeue.broker.Schedule;
+import java.time.Duration;
 import org.jooq.Record;
 
 /** Bindings each of which the broker's start() refuses on SQLite for one reason of its own (StartRefusalsTest). */
@@ -39,4 +43,10 @@ public final class StartQueues {
             .advisory("fixture-{id}")
             .uniqueKey(FIXTURE_JOBS.LOCKED_UNTIL)
             .build();
+
+    /** A recurring job into a table whose binding declares no unique key for the schedule's keys. */
+    public static final RecurringJob SCHEDULE = RecurringJob.of(Schedule.every("sweep", Duration.ofMinutes(5)),
+            InboxQueue.of(RoleBinding.of(FIXTURE_JOBS, FIXTURE_JOBS.ID).attempt(FIXTURE_JOBS.ATTEMPT)
+                    .lease(FIXTURE_JOBS.LOCKED_UNTIL).payload(FIXTURE_JOBS.PAYLOAD).build(), "sweep"),
+            instant -> "sweep");
 }
