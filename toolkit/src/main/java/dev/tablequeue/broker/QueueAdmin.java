@@ -1,9 +1,7 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.TableQueueException;
-import dev.tablequeue.binding.ClockSource;
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.AdminStatements;
 import dev.tablequeue.internal.Binds;
@@ -20,8 +18,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
@@ -135,65 +131,10 @@ public final class QueueAdmin {
 
     /** The counts of {@code queue}, whose rows go to {@code deadLetter} (null where it has none). */
     public QueueStats stats(InboxQueue<?> queue, DeadLetter deadLetter) {
-        RoleBinding<?> b = queue.binding();
-        AdminStatements statements = AdminStatements.of(dialect, b);
-        Instant now = clock.instant();
-        return admin.with(c -> {
-            Binds binds = new Binds().group(queue.group()).now(now);
-            Counts counts = admin.query(c, statements.stats(), binds, b, queue, rs -> {
-                rs.next();
-                Instant oldest = b.column(Role.RETRY_AFTER).isPresent()
-                        ? dialect.readTime(rs, 5, b.column(Role.RETRY_AFTER).get())
-                        : null;
-                Instant reference = b.clock() == ClockSource.DATABASE ? dialect.readTime(rs, 6, dialect.databaseNow())
-                        : now;
-                return new Counts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), oldest, reference);
-            });
-            SortedMap<Integer, Long> attempts = new TreeMap<>();
-            if (b.has(Role.ATTEMPT)) {
-                admin.query(c, statements.attempts(), binds, b, queue, rs -> {
-                    while (rs.next()) {
-                        attempts.put(rs.getInt(1), rs.getLong(2));
-                    }
-                    return null;
-                });
-            }
-            OptionalLong dead = deadLetter == null ? OptionalLong.empty()
-                    : OptionalLong.of(countDead(c, statements, queue, deadLetter));
-            return new QueueStats(b.tableName(), queue.name(), counts.pending(), counts.scheduled(), inWork(queue, counts),
-                    dead, counts.processed(), counts.oldestAge(), attempts);
-        });
-    }
-
-    /** One row of the stats statement. */
-    private record Counts(long pending, long scheduled, long leased, long processed, Instant oldest, Instant now) {
-        Optional<Duration> oldestAge() {
-            if (oldest == null) {
-                return Optional.empty();
-            }
-            Duration age = Duration.between(oldest, now);
-            return Optional.of(age.isNegative() ? Duration.ZERO : age);
-        }
-    }
-
-    private OptionalLong inWork(InboxQueue<?> queue, Counts counts) {
-        if (queue.binding().form() == Form.LEASE) {
-            return OptionalLong.of(counts.leased());
-        }
-        if (serves(queue)) {
-            return OptionalLong.of(broker.inWork(queue));
-        }
-        return OptionalLong.empty();
-    }
-
-    private long countDead(Connection c, AdminStatements statements, InboxQueue<?> queue, DeadLetter deadLetter)
-            throws SQLException {
-        return switch (deadLetter) {
-            case DeadLetter.ToGroup g -> admin.query(c, statements.deadInGroup(), new Binds().group(g.group()),
-                    queue.binding(), queue, AdminRows::firstLong);
-            case DeadLetter.ToTable t -> admin.query(c, statements.deadInTable(t.table()), new Binds().group(queue.group()),
-                    queue.binding(), queue, AdminRows::firstLong);
-        };
+        // in the lease form the table says which rows are in work; in the others, only the broker serving them knows
+        OptionalLong inBroker = queue.binding().form() != Form.LEASE && serves(queue)
+                ? OptionalLong.of(broker.inWork(queue)) : OptionalLong.empty();
+        return new StatsReading(admin, dialect, clock).read(queue, deadLetter, inBroker);
     }
 
     // ------------------------------------------------------------------ repairs
@@ -349,7 +290,7 @@ public final class QueueAdmin {
                 broker == null ? List.of() : broker.schedules.namesOn(retention.binding().tableName()));
         Instant now = clock.instant();
         RetentionReport.Pass pass = admin.with(c -> {
-            Retainer.Done done = retainer.pass(c, now, () -> true);
+            Retainer.Done done = retainer.pass(c, now, Retainer.Between.PARKED);
             if (!done.released()) {
                 c.abort(Runnable::run);
             }

@@ -9,11 +9,13 @@ import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
+import org.jooq.Field;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * the keys, as on SQLite, the process's); where another instance holds it, the pass does nothing. Holding it,
  * the pass reads a batch of ids of rows past their age with a plain read, deletes those ids in one statement,
  * which is its own transaction (the connection commits each statement), and goes on until a batch comes back
- * short. No lock a claim needs is held between batches, and a claim never wants the rows a batch deletes: they
- * are finished.
+ * short. After a full batch it rests as long as the batch took, so a backlog of old rows takes at most half of
+ * one connection's time and the database's, and claims keep the rest. No lock a claim needs is held between
+ * batches, and a claim never wants the rows a batch deletes: they are finished.
  */
 final class Retainer {
     private static final Logger LOG = LoggerFactory.getLogger(Retainer.class);
@@ -33,8 +36,12 @@ final class Retainer {
     /** The prefix of a table's retention lock key; the table's name follows. */
     static final String KEY_PREFIX = "tablequeue-retention:";
 
-    /** The statements of one kind of finished row: the read of a batch of ids and their delete. */
-    private record Kind(boolean acknowledged, Statement ids, Statement delete, Retention.Dead dead) {}
+    /**
+     * The statements of one kind of finished row: the read of the first batch of ids, the read of a batch after
+     * the last id of the one before, and their delete.
+     */
+    private record Kind(boolean acknowledged, Statement ids, Statement idsAfter, Statement delete,
+            Retention.Dead dead) {}
 
     final Retention retention;
     private final QueueDialect dialect;
@@ -53,15 +60,18 @@ final class Retainer {
         this.key = KEY_PREFIX + b.tableName();
         RetentionStatements s = RetentionStatements.of(dialect, b, schedules);
         if (retention.acknowledgedAge().isPresent()) {
-            kinds.add(new Kind(true, s.acknowledgedIds(retention.keepNewestPer().orElse(null)),
+            Field<?> keep = retention.keepNewestPer().orElse(null);
+            kinds.add(new Kind(true, s.acknowledgedIds(keep, false), s.acknowledgedIds(keep, true),
                     s.deleteAcknowledged(BATCH), null));
         }
         for (Retention.Dead d : retention.dead()) {
             kinds.add(switch (d.deadLetter()) {
                 case DeadLetter.ToGroup g -> new Kind(false,
-                        s.deadIdsInGroup(d.agedBy(), retention.keepNewestPer().orElse(null)),
+                        s.deadIdsInGroup(d.agedBy(), retention.keepNewestPer().orElse(null), false),
+                        s.deadIdsInGroup(d.agedBy(), retention.keepNewestPer().orElse(null), true),
                         s.deleteDeadInGroup(d.agedBy(), BATCH), d);
-                case DeadLetter.ToTable t -> new Kind(false, s.deadIdsInTable(t.table(), d.agedBy()),
+                case DeadLetter.ToTable t -> new Kind(false, s.deadIdsInTable(t.table(), d.agedBy(), false),
+                        s.deadIdsInTable(t.table(), d.agedBy(), true),
                         s.deleteDeadInTable(t.table(), d.agedBy(), BATCH), d);
             });
         }
@@ -72,6 +82,7 @@ final class Retainer {
         List<Statement> all = new ArrayList<>();
         for (Kind k : kinds) {
             all.add(k.ids());
+            all.add(k.idsAfter());
             all.add(k.delete());
         }
         dialect.advisoryLock(retention.binding()).ifPresent(all::add);
@@ -84,12 +95,25 @@ final class Retainer {
         return retention.binding().tableName();
     }
 
+    /** The rest between two batches of a pass. */
+    interface Between {
+        /** Rests by parking the thread, and always goes on: a pass an admin runs on its caller's thread. */
+        Between PARKED = time -> {
+            LockSupport.parkNanos(time.toNanos());
+            return true;
+        };
+
+        /** Waits {@code time} (less where the pass is to stop); returns whether the pass goes on. */
+        boolean rest(Duration time);
+    }
+
     /**
-     * One pass on {@code c} (in auto-commit), with ages counted back from {@code now}, while {@code going} holds.
+     * One pass on {@code c} (in auto-commit), with ages counted back from {@code now}, resting {@code between}
+     * batches.
      *
      * @return what it removed; where the lock's release was not confirmed, the caller ends {@code c}'s session
      */
-    Done pass(Connection c, Instant now, BooleanSupplier going) throws SQLException {
+    Done pass(Connection c, Instant now, Between between) throws SQLException {
         Optional<ProcessKeys> process = dialect.advisoryLock(retention.binding()).isPresent() ? Optional.empty()
                 : dialect.processKeys(c);
         if (!lock(c, process)) {
@@ -97,7 +121,7 @@ final class Retainer {
         }
         RetentionReport.Pass pass;
         try {
-            pass = deleteAll(c, now, going);
+            pass = deleteAll(c, now, between);
         } catch (SQLException | RuntimeException e) {
             // the caller ends the session of a connection that failed, and the server's lock with it
             unlock(c, process);
@@ -109,7 +133,7 @@ final class Retainer {
     /** A pass's counts, and whether its lock was released (else the connection's session must end). */
     record Done(RetentionReport.Pass pass, boolean released) {}
 
-    private RetentionReport.Pass deleteAll(Connection c, Instant now, BooleanSupplier going) throws SQLException {
+    private RetentionReport.Pass deleteAll(Connection c, Instant now, Between between) throws SQLException {
         long acknowledged = 0;
         long dead = 0;
         int batches = 0;
@@ -119,8 +143,11 @@ final class Retainer {
             if (k.dead() != null && k.dead().deadLetter() instanceof DeadLetter.ToGroup g) {
                 binds.group(g.group());
             }
-            while (going.getAsBoolean()) {
-                List<Object> ids = Jdbc.query(c, k.ids(), binds, dialect, rs -> {
+            Object after = null;
+            while (true) {
+                long started = System.nanoTime();
+                List<Object> ids = Jdbc.query(c, after == null ? k.ids() : k.idsAfter(),
+                        after == null ? binds : binds.copy().id(after), dialect, rs -> {
                     List<Object> read = new ArrayList<>();
                     while (rs.next()) {
                         read.add(rs.getObject(1));
@@ -130,6 +157,7 @@ final class Retainer {
                 if (ids.isEmpty()) {
                     break;
                 }
+                after = ids.get(ids.size() - 1);
                 int removed = Jdbc.update(c, k.delete(), binds.copy().ids(padded(ids)), dialect);
                 batches++;
                 if (k.acknowledged()) {
@@ -137,7 +165,7 @@ final class Retainer {
                 } else {
                     dead += removed;
                 }
-                if (ids.size() < BATCH || removed == 0) {
+                if (ids.size() < BATCH || !between.rest(Duration.ofNanos(System.nanoTime() - started))) {
                     break;
                 }
             }

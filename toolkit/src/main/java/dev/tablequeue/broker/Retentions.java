@@ -179,6 +179,16 @@ final class Retentions {
         return reports();
     }
 
+    /** A rest between two batches of a pass: cut short, and the pass ended, where the broker stops. */
+    private boolean rest(Duration time) {
+        try {
+            return running && !stopped.await(time.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     private void passOver(Retainer r) {
         Instant now = broker.clock.instant();
         Connection c;
@@ -189,7 +199,7 @@ final class Retentions {
         }
         boolean evict = true;
         try {
-            Retainer.Done done = r.pass(c, now, () -> running);
+            Retainer.Done done = r.pass(c, now, this::rest);
             evict = !done.released();
             record(r.table(), now, done.pass());
         } catch (SQLException e) {

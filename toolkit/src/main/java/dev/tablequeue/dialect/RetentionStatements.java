@@ -18,9 +18,14 @@ import org.jooq.impl.DSL;
  * MySQL and MariaDB it names the primary key, whose planner would otherwise scan a small table and lock every
  * row it reads.
  *
+ * <p>A pass reads its batches in id order, each after the last id of the one before ({@code after}), so no
+ * batch reads again over the rows the pass has deleted (on PostgreSQL their dead tuples stay in the heap until a
+ * vacuum), and a pass reads each row of the table once at most.
+ *
  * <p>Params: {@link Param.Kind#RETRY_AT} is the cutoff, in the aged column's type; {@link Param.Kind#NOW} the
  * host's "now" (the lease form reads it, to leave a row a lease holds); {@link Param.Kind#GROUP} the dead-letter
- * group; {@link Param.Kind#LIMIT} a batch's size; {@link Param.Kind#ID} the ids of a delete.
+ * group; {@link Param.Kind#LIMIT} a batch's size; {@link Param.Kind#ID} the ids of a delete, or the last id of
+ * the batch before, which a read with {@code after} reads past.
  */
 public final class RetentionStatements {
     private static final String ROW = "tq_row";
@@ -68,18 +73,21 @@ public final class RetentionStatements {
     }
 
     /**
-     * Up to the limit of ids of acknowledged rows processed before the cutoff; where {@code keepNewestPer} is
-     * given, leaving out each value's newest row (highest id) of that column.
+     * Up to the limit of ids of acknowledged rows processed before the cutoff, in id order, past the id param
+     * where {@code after}; where {@code keepNewestPer} is given, leaving out each value's newest row (highest id)
+     * of that column.
      */
-    public Statement acknowledgedIds(Field<?> keepNewestPer) {
+    public Statement acknowledgedIds(Field<?> keepNewestPer, boolean after) {
         StatementWriter w = dialect.writer();
         Field<Object> processed = processed();
         Condition finished = at(ROW, processed).isNotNull().and(at(ROW, processed).lt(cutoff(w, processed)));
         return w.statement("retention acknowledged ids", w.dsl().select(at(ROW, b.id()))
                 .from(b.table().as(ROW))
                 .where(finished)
+                .and(past(w, after))
                 .and(notNewest(b.table(), keepNewestPer))
                 .and(notNewestOfSchedules())
+                .orderBy(at(ROW, b.id()))
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
@@ -93,10 +101,10 @@ public final class RetentionStatements {
 
     /**
      * Up to the limit of ids of the dead-letter group's rows (the group param) whose {@code agedBy} is before the
-     * cutoff, in the lease form those no lease holds; leaving out each value's newest row of {@code keepNewestPer}
-     * where given.
+     * cutoff, in the lease form those no lease holds, in id order, past the id param where {@code after}; leaving
+     * out each value's newest row of {@code keepNewestPer} where given.
      */
-    public Statement deadIdsInGroup(Field<?> agedBy, Field<?> keepNewestPer) {
+    public Statement deadIdsInGroup(Field<?> agedBy, Field<?> keepNewestPer, boolean after) {
         StatementWriter w = dialect.writer();
         Field<Object> group = JooqQueueDialect.typed(b.column(Role.GROUP).orElseThrow(() -> refused(
                 "a dead-letter group is a value of the group column, which the binding does not name")));
@@ -106,8 +114,10 @@ public final class RetentionStatements {
         return w.statement("retention dead ids", w.dsl().select(at(ROW, b.id()))
                 .from(b.table().as(ROW))
                 .where(dead)
+                .and(past(w, after))
                 .and(notNewest(b.table(), keepNewestPer))
                 .and(notNewestOfSchedules())
+                .orderBy(at(ROW, b.id()))
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
@@ -121,12 +131,17 @@ public final class RetentionStatements {
         return dialect.deleteByIds(w, "retention dead delete", b.table(), where);
     }
 
-    /** Up to the limit of ids of rows of the dead-letter table {@code dead} whose {@code agedBy} is before the cutoff. */
-    public Statement deadIdsInTable(Table<?> dead, Field<?> agedBy) {
+    /**
+     * Up to the limit of ids of rows of the dead-letter table {@code dead} whose {@code agedBy} is before the cutoff,
+     * in id order, past the id param where {@code after}.
+     */
+    public Statement deadIdsInTable(Table<?> dead, Field<?> agedBy, boolean after) {
         StatementWriter w = dialect.writer();
         return w.statement("retention dead ids", w.dsl().select(at(ROW, b.id()))
                 .from(dead.as(ROW))
                 .where(aged(w, ROW, agedBy))
+                .and(past(w, after))
+                .orderBy(at(ROW, b.id()))
                 .limit(w.integer(Param.of(Param.Kind.LIMIT))));
     }
 
@@ -137,6 +152,15 @@ public final class RetentionStatements {
     }
 
     // ---- pieces ----
+
+    /** Where {@code after}: the row's id is past the id param, the last id of the batch before. */
+    private Condition past(StatementWriter w, boolean after) {
+        if (!after) {
+            return DSL.noCondition();
+        }
+        Field<Object> id = JooqQueueDialect.typed(b.id());
+        return at(ROW, b.id()).gt(w.bind(Param.of(Param.Kind.ID, b.id()), id));
+    }
 
     private Field<Object> processed() {
         return JooqQueueDialect.typed(b.column(Role.PROCESSED_AT).orElseThrow(() -> refused(

@@ -23,11 +23,17 @@ class RetentionStatementsTextTest {
     void the_acknowledged_ids_are_read_up_to_a_batch_and_deleted_only_while_still_past_their_age() {
         RetentionStatements s = RetentionStatements.of(new PostgresDialect(), b);
 
-        Statement ids = s.acknowledgedIds(null);
+        Statement ids = s.acknowledgedIds(null, false);
         assertThat(ids.sql()).isEqualTo("select \"tq_row\".\"id\" from \"jobs\" as \"tq_row\" where"
                 + " (\"tq_row\".\"processed_at\" is not null and \"tq_row\".\"processed_at\" < cast(? as timestamp(6)))"
-                + " fetch next ? rows only");
+                + " order by \"tq_row\".\"id\" fetch next ? rows only");
         assertThat(ids.params()).extracting(Param::kind).containsExactly(Kind.RETRY_AT, Kind.LIMIT);
+        // each batch after the first reads past the last id of the one before, never over the rows it deleted
+        Statement next = s.acknowledgedIds(null, true);
+        assertThat(next.sql()).isEqualTo("select \"tq_row\".\"id\" from \"jobs\" as \"tq_row\" where"
+                + " (\"tq_row\".\"processed_at\" is not null and \"tq_row\".\"processed_at\" < cast(? as timestamp(6))"
+                + " and \"tq_row\".\"id\" > ?) order by \"tq_row\".\"id\" fetch next ? rows only");
+        assertThat(next.params()).extracting(Param::kind).containsExactly(Kind.RETRY_AT, Kind.ID, Kind.LIMIT);
         Statement delete = s.deleteAcknowledged(3);
         assertThat(delete.sql()).startsWith("delete from \"jobs\" where (\"id\" in (?, ?, ?) and \"processed_at\""
                 + " is not null and \"processed_at\" < ");
@@ -48,7 +54,7 @@ class RetentionStatementsTextTest {
 
     @Test
     void keepNewestPer_leaves_out_a_row_with_a_newer_one_of_its_value_only() {
-        Statement ids = RetentionStatements.of(new SqliteDialect(), b).acknowledgedIds(t.GRP);
+        Statement ids = RetentionStatements.of(new SqliteDialect(), b).acknowledgedIds(t.GRP, false);
 
         assertThat(ids.sql()).contains("(`tq_row`.`grp` is null or exists (select 1 as `one` from `jobs` as `tq_newer`"
                 + " where (`tq_newer`.`grp` = `tq_row`.`grp` and `tq_newer`.`id` > `tq_row`.`id`)))");
