@@ -25,14 +25,16 @@ import org.slf4j.LoggerFactory;
  * the keys, as on SQLite, the process's); where another instance holds it, the pass does nothing. Holding it,
  * the pass reads a batch of ids of rows past their age with a plain read, deletes those ids in one statement,
  * which is its own transaction (the connection commits each statement), and goes on until a batch comes back
- * short. After a full batch it rests as long as the batch took, so a backlog of old rows takes at most half of
- * one connection's time and the database's, and claims keep the rest. No lock a claim needs is held between
- * batches, and a claim never wants the rows a batch deletes: they are finished.
+ * short. After a full batch it rests four times as long as the batch took, so a backlog of old rows takes at most
+ * a fifth of one connection's time and of the database's, and claims keep the rest. No lock a claim needs is held
+ * between batches, and a claim never wants the rows a batch deletes: they are finished.
  */
 final class Retainer {
     private static final Logger LOG = LoggerFactory.getLogger(Retainer.class);
     /** The most rows one delete removes. */
     static final int BATCH = 100;
+    /** How many times a batch's own time the pass rests after it. */
+    static final int REST_PER_BATCH = 4;
     /** The prefix of a table's retention lock key; the table's name follows. */
     static final String KEY_PREFIX = "tablequeue-retention:";
 
@@ -165,7 +167,8 @@ final class Retainer {
                 } else {
                     dead += removed;
                 }
-                if (ids.size() < BATCH || !between.rest(Duration.ofNanos(System.nanoTime() - started))) {
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                if (ids.size() < BATCH || !between.rest(took.multipliedBy(REST_PER_BATCH))) {
                     break;
                 }
             }
