@@ -6,6 +6,7 @@ import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.dialect.TransactionOpening;
 import dev.tablequeue.transport.LeadingInsert;
@@ -55,6 +56,8 @@ final class RecordStatements {
     final LeadingInsert leading;
     /** The marks a tracked delivery writes in its settlement's transaction. */
     final RecordMarks marks;
+    /** {@link #fetch}, run on the statement the connection keeps where the dialect keeps them. */
+    private final Statement fetchById;
 
     RecordStatements(OutboxBinding<?> binding, QueueDialect dialect) {
         this.binding = binding;
@@ -74,7 +77,8 @@ final class RecordStatements {
                         .set(java.util.Map.<Field<?>, Field<?>>of(binding.processedAt().get(), dialect.databaseNow()))
                         .where(byId).and(binding.processedAt().get().isNull()))
                 : render.render(render.deleteFrom(binding.table()).where(byId));
-        this.marks = new RecordMarks(binding, dialect.sqlDialect(), ack);
+        this.marks = new RecordMarks(binding, dialect, ack);
+        this.fetchById = RecordMarks.byId("fetch", fetch);
         this.sweep = binding.processedAt()
                 .map(p -> render.render(render.deleteFrom(binding.table()).where(typed(p).lt(bind(p)))))
                 .orElse(null);
@@ -168,15 +172,8 @@ final class RecordStatements {
 
     /** Whether the record {@code id} is processed: stamped, or gone. */
     boolean processed(Connection c, Object id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(fetch)) {
-            ps.setObject(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return true;
-                }
-                return binding.processedAt().isPresent() && rs.getObject(1) != null;
-            }
-        }
+        return Jdbc.query(c, fetchById, new Binds().id(id), dialect,
+                rs -> !rs.next() || binding.processedAt().isPresent() && rs.getObject(1) != null);
     }
 
     /** Marks the record processed (or deletes it); false where it was processed already. */
