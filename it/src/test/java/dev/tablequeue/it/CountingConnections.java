@@ -18,6 +18,10 @@ import javax.sql.DataSource;
 /**
  * A data source over a pool that counts what the server is asked to run of a chosen kind of prepared
  * statement: each execution once, and each row of a JDBC batch once (the server runs it once per row).
+ *
+ * <p>Its connections answer {@code unwrap(Connection.class)} with themselves, as a wrapper that must see every
+ * statement does, so that a dialect that keeps its statements on the driver's connection (SQLite's) keeps them
+ * on this wrapper's; {@link #handingOverTarget} makes one that hands over the pool's connection beneath.
  */
 final class CountingConnections extends ForwardingDataSource {
     private static final Set<String> EXECUTIONS =
@@ -33,10 +37,22 @@ final class CountingConnections extends ForwardingDataSource {
     /** As {@link #prepared}, each after the number of the connection (as this data source lent it) it was prepared on. */
     final List<String> preparedOn = new CopyOnWriteArrayList<>();
     private final java.util.concurrent.atomic.AtomicInteger lent = new java.util.concurrent.atomic.AtomicInteger();
+    /** Whether a connection's {@code unwrap(Connection.class)} hands over the pool's connection beneath it. */
+    private final boolean handsOverTarget;
 
     CountingConnections(DataSource target, Predicate<String> kind) {
+        this(target, kind, false);
+    }
+
+    private CountingConnections(DataSource target, Predicate<String> kind, boolean handsOverTarget) {
         super(target);
         this.kind = kind;
+        this.handsOverTarget = handsOverTarget;
+    }
+
+    /** As the constructor, with connections whose {@code unwrap(Connection.class)} hands over the pool's beneath. */
+    static CountingConnections handingOverTarget(DataSource target, Predicate<String> kind) {
+        return new CountingConnections(target, kind, true);
     }
 
     /**
@@ -93,6 +109,10 @@ final class CountingConnections extends ForwardingDataSource {
     private Connection wrap(Connection c) {
         int number = lent.incrementAndGet();
         InvocationHandler handler = (proxy, method, args) -> {
+            Object own = handsOverTarget ? null : ownAnswer(proxy, method, args);
+            if (own != null) {
+                return own;
+            }
             Object result = invoke(c, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {

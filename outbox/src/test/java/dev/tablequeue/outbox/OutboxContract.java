@@ -8,6 +8,7 @@ import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.PublishResult;
+import dev.tablequeue.test.contract.ForwardingDataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -338,6 +339,10 @@ public abstract class OutboxContract extends OutboxFixture {
             c.setAutoCommit(false);
             Connection counted = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
                     new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        Object own = ForwardingDataSource.ownAnswer(proxy, method, args);
+                        if (own != null) {
+                            return own;
+                        }
                         if (method.getName().startsWith("prepare")) {
                             prepared.incrementAndGet();
                         }

@@ -258,8 +258,8 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
-    public boolean keepsPreparedStatements() {
-        return delegate.keepsPreparedStatements();
+    public StatementCache statementCache() {
+        return delegate.statementCache();
     }
 
     @Override

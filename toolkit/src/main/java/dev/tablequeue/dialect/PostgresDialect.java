@@ -573,17 +573,6 @@ public final class PostgresDialect extends JooqQueueDialect {
         return delay.toNanos() / 1_000_000_000.0;
     }
 
-    /**
-     * pgjdbc keeps the server's side of a statement per connection, but each statement prepared anew costs its
-     * own objects (a {@code TimestampUtils} with its calendars per statement that binds a time): kept, a delivery
-     * allocates about half as much (measured at one worker: 5,085 to 2,939 bytes a row lock message, 5,400 to
-     * 3,228 a lease one), at the same throughput.
-     */
-    @Override
-    public boolean keepsPreparedStatements() {
-        return true;
-    }
-
     @Override
     public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
         return Optional.of(new ConflictTargetInsert(this, b, ConflictTargetInsert::explainFindsNone));

@@ -312,13 +312,12 @@ public interface QueueDialect {
     boolean claimsInParallel();
 
     /**
-     * Whether the runtime keeps its prepared statements on each connection of a HikariCP pool and uses them
-     * again: where the driver compiles a statement each time it is prepared and caches none (SQLite's), or
-     * where a statement prepared anew costs objects of its own (pgjdbc's). False, the default, where preparing
-     * costs little.
+     * How the runtime prepares this dialect's statements: {@link StatementCache#EACH_USE}, the default, where the
+     * driver keeps what it parses or preparing costs little; a cache of the dialect's own where the driver
+     * compiles each statement it prepares (SQLite's, {@link StatementCache#keptPerConnection()}).
      */
-    default boolean keepsPreparedStatements() {
-        return false;
+    default StatementCache statementCache() {
+        return StatementCache.EACH_USE;
     }
 
     /**

@@ -60,6 +60,9 @@ public final class SqliteDialect extends JooqQueueDialect {
     /** {@code strftime} with one bound modifier, such as {@code '+12.345 seconds'}. */
     private static final String NOW_PLUS_SQL = SqliteTime.NOW_SQL.replace("'now')", "'now', {0})");
 
+    /** The statements this dialect's runtime keeps on each driver connection ({@link #statementCache()}). */
+    private final StatementCache statements = StatementCache.keptPerConnection();
+
     public SqliteDialect() {
         super(SQLDialect.SQLITE);
     }
@@ -287,9 +290,13 @@ public final class SqliteDialect extends JooqQueueDialect {
                 + w.render(unqualified(b.id()))));
     }
 
+    /**
+     * The driver compiles a statement each time it is prepared and keeps none: this dialect keeps its statements
+     * on each driver connection ({@link StatementCache#keptPerConnection()}).
+     */
     @Override
-    public boolean keepsPreparedStatements() {
-        return true;
+    public StatementCache statementCache() {
+        return statements;
     }
 
     private void requireForm(RoleBinding<?> b, Form form, String statement) {

@@ -2,6 +2,7 @@ package dev.tablequeue.internal;
 
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.StatementCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -134,11 +135,7 @@ public final class Jdbc {
         V on(PreparedStatement ps) throws SQLException;
     }
 
-    /**
-     * Runs {@code use} on {@code sql} prepared on {@code c}: a statement kept on the connection where the
-     * dialect asks for it ({@link QueueDialect#keepsPreparedStatements()}) and the connection comes straight
-     * from a HikariCP pool ({@link KeptStatements}), else one closed after the use.
-     */
+    /** Runs {@code use} on {@code sql} prepared on {@code c} by the dialect's {@link StatementCache}. */
     private static <V> V run(Connection c, String sql, QueueDialect dialect, Use<V> use) throws SQLException {
         return run(c, sql, null, dialect, use);
     }
@@ -146,18 +143,21 @@ public final class Jdbc {
     /** As {@link #run(Connection, String, QueueDialect, Use)}, prepared to return the generated {@code keys}. */
     private static <V> V run(Connection c, String sql, String[] keys, QueueDialect dialect, Use<V> use)
             throws SQLException {
-        if (!dialect.keepsPreparedStatements() || !KeptStatements.keepsOn(c)) {
-            try (PreparedStatement ps = keys == null ? c.prepareStatement(sql) : c.prepareStatement(sql, keys)) {
-                return use.on(ps);
-            }
-        }
-        PreparedStatement ps = KeptStatements.take(c, sql, keys);
+        StatementCache cache = dialect.statementCache();
+        PreparedStatement ps = cache.take(c, sql, keys);
+        V result;
         try {
-            return use.on(ps);
+            result = use.on(ps);
         } catch (SQLException | RuntimeException | Error e) {
-            KeptStatements.drop(c, sql, keys, ps);
+            try {
+                cache.give(c, sql, keys, ps, true);
+            } catch (SQLException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
+        cache.give(c, sql, keys, ps, false);
+        return result;
     }
 
     /** The first column of the first row, read as a boolean (true, or the number 1). */

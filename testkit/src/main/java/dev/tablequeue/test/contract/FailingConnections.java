@@ -65,6 +65,10 @@ final class FailingConnections extends ForwardingDataSource {
 
     private Connection wrap(Connection c) {
         InvocationHandler handler = (proxy, method, args) -> {
+            Object own = ownAnswer(proxy, method, args);
+            if (own != null) {
+                return own;
+            }
             Object result = invoke(c, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {

@@ -20,6 +20,23 @@ public abstract class ForwardingDataSource implements DataSource {
         this.target = target;
     }
 
+    /**
+     * What a connection proxy of a subclass answers itself rather than forwards: {@code unwrap(Connection.class)}
+     * (the proxy) and {@code isWrapperFor(Connection.class)} (true). A dialect that keeps its statements on the
+     * driver's connection (SQLite's) prepares them on what {@code unwrap(Connection.class)} hands over, so a proxy
+     * that must see every statement answers with itself. Null for any other call, which the proxy forwards.
+     */
+    public static Object ownAnswer(Object proxy, java.lang.reflect.Method method, Object[] args) {
+        if (args == null || args.length != 1 || args[0] != Connection.class) {
+            return null;
+        }
+        return switch (method.getName()) {
+            case "unwrap" -> proxy;
+            case "isWrapperFor" -> Boolean.TRUE;
+            default -> null;
+        };
+    }
+
     @Override
     public Connection getConnection() throws SQLException {
         return target.getConnection();
