@@ -25,6 +25,10 @@ import java.util.Set;
  * @param forms the claim forms of the consumption cases (each database runs those it takes)
  * @param steadySeconds the steady state's length, where given (else 5 minutes, 5 s in quick mode)
  * @param steadyShare the share of the consumption case's rate the steady state publishes at (0.8 unless given)
+ * @param handlerMicros how long the consumption cases' tablequeue handler takes before it acknowledges (0: it
+ *     returns at once), to measure the runtime with slow handlers; the raw loops do not wait
+ * @param claimWindowMicros the broker's claim window in microseconds where given, else its default (null)
+ * @param claimAhead whether the broker claims ahead where given, else its default (null)
  */
 record BenchOptions(
         boolean quick,
@@ -38,7 +42,10 @@ record BenchOptions(
         boolean rawVirtual,
         Set<Form> forms,
         double steadySeconds,
-        double steadyShare) {
+        double steadyShare,
+        long handlerMicros,
+        Long claimWindowMicros,
+        Boolean claimAhead) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -66,6 +73,9 @@ record BenchOptions(
         Set<String> skip = new LinkedHashSet<>();
         Set<String> only = null;
         boolean rawVirtual = false;
+        long handlerMicros = 0;
+        Long claimWindowMicros = null;
+        Boolean claimAhead = null;
         Set<Form> forms = Set.of(Form.values());
         List<String> words = new ArrayList<>();
         for (String arg : args) {
@@ -88,6 +98,9 @@ record BenchOptions(
                 case "--steady-seconds" -> steadySeconds = Double.parseDouble(value);
                 case "--steady-share" -> steadyShare = Double.parseDouble(value);
                 case "--raw-virtual" -> rawVirtual = true;
+                case "--handler-micros" -> handlerMicros = Long.parseLong(value);
+                case "--claim-window-micros" -> claimWindowMicros = Long.parseLong(value);
+                case "--claim-ahead" -> claimAhead = Boolean.parseBoolean(value);
                 case "--forms" -> forms = Arrays.stream(value.split(","))
                         .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
                         .collect(java.util.stream.Collectors.toUnmodifiableSet());
@@ -96,7 +109,7 @@ record BenchOptions(
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
                         + " --seconds=S, --max-messages=N, --steady-seconds=S, --steady-share=F, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
-                        + " --raw-virtual,"
+                        + " --raw-virtual, --handler-micros=N, --claim-window-micros=N, --claim-ahead=true|false,"
                         + " --forms=row-lock,lease,advisory");
             }
         }
@@ -111,11 +124,15 @@ record BenchOptions(
         if (r < 1 || workers.isEmpty() || workers.getFirst() < 1 || seconds <= 0 || steadySeconds < 0) {
             throw new IllegalArgumentException("rounds, workers and seconds must be positive");
         }
+        if (handlerMicros < 0) {
+            throw new IllegalArgumentException("--handler-micros must not be negative");
+        }
         if (!(steadyShare > 0 && steadyShare <= 1)) {
             throw new IllegalArgumentException("--steady-share is a share of the consumption rate: above 0, at most 1");
         }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
-                rawVirtual, forms, steadySeconds, steadyShare);
+                rawVirtual, forms, steadySeconds, steadyShare, handlerMicros,
+                claimWindowMicros, claimAhead);
     }
 
     /** The parts an option names, each checked against {@link #PARTS}. */

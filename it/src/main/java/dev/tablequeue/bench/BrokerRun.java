@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -26,7 +27,17 @@ final class BrokerRun {
     /** How long an idle worker waits before it claims again: only the tail of a run is ever idle. */
     static final Duration POLL = Duration.ofMillis(50);
 
+    /** The broker settings a run gives where the command line names them ({@link #tune}); null: the default. */
+    private static volatile Long claimWindowMicros;
+    private static volatile Boolean claimAhead;
+
     private BrokerRun() {}
+
+    /** Takes the broker settings the command line names (the claim window, claiming ahead). */
+    static void tune(BenchOptions options) {
+        claimWindowMicros = options.claimWindowMicros();
+        claimAhead = options.claimAhead();
+    }
 
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
             Duration timeout) throws Exception {
@@ -39,7 +50,16 @@ final class BrokerRun {
      */
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch, long messages,
             Duration timeout) throws Exception {
-        return run(db, table, form, workers, batch, false, 0, messages, timeout);
+        return run(db, table, form, workers, batch, false, 0, 0, messages, timeout);
+    }
+
+    /**
+     * As {@link #run(BenchDatabase, BenchTable, Form, int, long, Duration)}, with a handler that takes
+     * {@code handlerNanos} (parked, as a handler waiting on a call of its own would) before it acknowledges.
+     */
+    static Measurement slow(BenchDatabase db, BenchTable table, Form form, int workers, long handlerNanos,
+            long messages, Duration timeout) throws Exception {
+        return run(db, table, form, workers, 0, false, 0, handlerNanos, messages, timeout);
     }
 
     /**
@@ -48,7 +68,7 @@ final class BrokerRun {
      */
     static Measurement transactional(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
             Duration timeout) throws Exception {
-        return run(db, table, form, workers, 0, true, 0, messages, timeout);
+        return run(db, table, form, workers, 0, true, 0, 0, messages, timeout);
     }
 
     /**
@@ -58,11 +78,11 @@ final class BrokerRun {
      */
     static Measurement retained(BenchDatabase db, BenchTable table, Form form, int workers, long old, long messages,
             Duration timeout) throws Exception {
-        return run(db, table, form, workers, 0, false, old, messages, timeout);
+        return run(db, table, form, workers, 0, false, old, 0, messages, timeout);
     }
 
     private static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, int batch,
-            boolean transactional, long old, long messages, Duration timeout) throws Exception {
+            boolean transactional, long old, long handlerNanos, long messages, Duration timeout) throws Exception {
         // retention runs where the table holds old acknowledged rows for it to delete
         boolean retention = old > 0;
         CountDownLatch settled = new CountDownLatch(Math.toIntExact(messages));
@@ -90,6 +110,12 @@ final class BrokerRun {
                     .retention(Retention.of(table.binding(form)).acknowledged(Duration.ofDays(1)))
                     .retentionEvery(Duration.ofMillis(10));
         }
+        if (claimWindowMicros != null) {
+            builder.claimWindow(Duration.ofNanos(claimWindowMicros * 1_000));
+        }
+        if (claimAhead != null) {
+            builder.claimAhead(claimAhead);
+        }
         QueueBroker broker = builder.build();
         var mount = broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers);
         if (transactional) {
@@ -101,6 +127,14 @@ final class BrokerRun {
             });
         } else if (batch > 0) {
             mount.batch(batch).handle((payloads, deliveries) -> BatchOutcome.all(Outcome.ack()));
+        } else if (handlerNanos > 0) {
+            mount.handle((payload, delivery) -> {
+                long until = System.nanoTime() + handlerNanos;
+                for (long left = handlerNanos; left > 0; left = until - System.nanoTime()) {
+                    LockSupport.parkNanos(left);
+                }
+                return Outcome.ack();
+            });
         } else {
             mount.handle((payload, delivery) -> Outcome.ack());
         }

@@ -21,4 +21,12 @@ class BenchOptionsTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--steady-share");
         }
     }
+
+    @Test
+    void handlers_return_at_once_unless_a_handler_time_is_given_and_a_negative_one_is_refused() {
+        assertThat(BenchOptions.parse("--only=consume").handlerMicros()).isZero();
+        assertThat(BenchOptions.parse("--only=consume --handler-micros=5000").handlerMicros()).isEqualTo(5000);
+        assertThatThrownBy(() -> BenchOptions.parse("--handler-micros=-1"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--handler-micros");
+    }
 }
