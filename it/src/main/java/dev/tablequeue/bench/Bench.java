@@ -49,7 +49,6 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         BenchOptions options = BenchOptions.parse(args);
-        BrokerRun.tune(options);
         try (FileChannel channel = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = channel.tryLock()) {
             if (lock == null) {
@@ -87,11 +86,6 @@ public final class Bench {
         }
         double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         notes.addAll(BenchMethod.notes(options, DATABASE, DURABLE_DATABASE));
-        if (options.claimWindowMicros() != null || options.claimAhead() != null) {
-            notes.add("Broker settings: claimWindow " + (options.claimWindowMicros() == null ? "default"
-                    : options.claimWindowMicros() + " µs") + ", claimAhead " + (options.claimAhead() == null
-                    ? "default" : options.claimAhead()) + ".");
-        }
         if (options.handlerMicros() > 0) {
             notes.add("Slow handlers: in the consumption cases tablequeue's handler takes " + options.handlerMicros()
                     + " µs before it acknowledges; the raw loops do not wait, so their ratio is not the overhead.");

@@ -27,8 +27,6 @@ import java.util.Set;
  * @param steadyShare the share of the consumption case's rate the steady state publishes at (0.8 unless given)
  * @param handlerMicros how long the consumption cases' tablequeue handler takes before it acknowledges (0: it
  *     returns at once), to measure the runtime with slow handlers; the raw loops do not wait
- * @param claimWindowMicros the broker's claim window in microseconds where given, else its default (null)
- * @param claimAhead whether the broker claims ahead where given, else its default (null)
  */
 record BenchOptions(
         boolean quick,
@@ -43,9 +41,7 @@ record BenchOptions(
         Set<Form> forms,
         double steadySeconds,
         double steadyShare,
-        long handlerMicros,
-        Long claimWindowMicros,
-        Boolean claimAhead) {
+        long handlerMicros) {
 
     /** Messages of each run in quick mode. */
     static final long QUICK_MESSAGES = 200;
@@ -74,8 +70,6 @@ record BenchOptions(
         Set<String> only = null;
         boolean rawVirtual = false;
         long handlerMicros = 0;
-        Long claimWindowMicros = null;
-        Boolean claimAhead = null;
         Set<Form> forms = Set.of(Form.values());
         List<String> words = new ArrayList<>();
         for (String arg : args) {
@@ -99,8 +93,6 @@ record BenchOptions(
                 case "--steady-share" -> steadyShare = Double.parseDouble(value);
                 case "--raw-virtual" -> rawVirtual = true;
                 case "--handler-micros" -> handlerMicros = Long.parseLong(value);
-                case "--claim-window-micros" -> claimWindowMicros = Long.parseLong(value);
-                case "--claim-ahead" -> claimAhead = Boolean.parseBoolean(value);
                 case "--forms" -> forms = Arrays.stream(value.split(","))
                         .map(f -> Form.valueOf(f.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')))
                         .collect(java.util.stream.Collectors.toUnmodifiableSet());
@@ -109,7 +101,7 @@ record BenchOptions(
                 default -> throw new IllegalArgumentException("unknown option \"" + word + "\"; options: --quick,"
                         + " --out=DIR, --databases=postgres,mariadb,sqlite, --workers=1,4,8, --rounds=N,"
                         + " --seconds=S, --max-messages=N, --steady-seconds=S, --steady-share=F, --skip=" + String.join(",", PARTS) + ", --only=(as --skip),"
-                        + " --raw-virtual, --handler-micros=N, --claim-window-micros=N, --claim-ahead=true|false,"
+                        + " --raw-virtual, --handler-micros=N,"
                         + " --forms=row-lock,lease,advisory");
             }
         }
@@ -131,8 +123,7 @@ record BenchOptions(
             throw new IllegalArgumentException("--steady-share is a share of the consumption rate: above 0, at most 1");
         }
         return new BenchOptions(quick, out, databases, workers, r, seconds, maxMessages, Set.copyOf(skip),
-                rawVirtual, forms, steadySeconds, steadyShare, handlerMicros,
-                claimWindowMicros, claimAhead);
+                rawVirtual, forms, steadySeconds, steadyShare, handlerMicros);
     }
 
     /** The parts an option names, each checked against {@link #PARTS}. */

@@ -27,17 +27,7 @@ final class BrokerRun {
     /** How long an idle worker waits before it claims again: only the tail of a run is ever idle. */
     static final Duration POLL = Duration.ofMillis(50);
 
-    /** The broker settings a run gives where the command line names them ({@link #tune}); null: the default. */
-    private static volatile Long claimWindowMicros;
-    private static volatile Boolean claimAhead;
-
     private BrokerRun() {}
-
-    /** Takes the broker settings the command line names (the claim window, claiming ahead). */
-    static void tune(BenchOptions options) {
-        claimWindowMicros = options.claimWindowMicros();
-        claimAhead = options.claimAhead();
-    }
 
     static Measurement run(BenchDatabase db, BenchTable table, Form form, int workers, long messages,
             Duration timeout) throws Exception {
@@ -109,12 +99,6 @@ final class BrokerRun {
             builder.clock(Clock.offset(Clock.systemUTC(), Duration.ofDays(2)))
                     .retention(Retention.of(table.binding(form)).acknowledged(Duration.ofDays(1)))
                     .retentionEvery(Duration.ofMillis(10));
-        }
-        if (claimWindowMicros != null) {
-            builder.claimWindow(Duration.ofNanos(claimWindowMicros * 1_000));
-        }
-        if (claimAhead != null) {
-            builder.claimAhead(claimAhead);
         }
         QueueBroker broker = builder.build();
         var mount = broker.subscribe(InboxQueue.of(table.binding(form), BenchTable.GROUP)).bytes().workers(workers);

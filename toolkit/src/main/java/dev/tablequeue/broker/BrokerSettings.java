@@ -26,8 +26,6 @@ abstract class BrokerSettings {
     Duration lease = Duration.ofSeconds(30);
     Duration drainTimeout = Duration.ofSeconds(30);
     Duration ownRowWait = Duration.ofSeconds(30);
-    Duration claimWindow = Duration.ofMillis(1);
-    boolean claimAhead = true;
     Clock clock = Clock.systemUTC();
     Codec codec = new JacksonCodec();
     BrokerListener listener = new BrokerListener() {};
@@ -103,36 +101,6 @@ abstract class BrokerSettings {
      */
     public QueueBroker.Builder settings(Settings settings) {
         this.jooqSettings = Objects.requireNonNull(settings, "settings");
-        return self();
-    }
-
-    /**
-     * How long a claim waits, while some of its subscription's rows are still in work, for more workers to
-     * free, so that one claim takes rows for all of them (default 1 ms; {@link Duration#ZERO} claims for each
-     * free worker at once). Fewer, larger claims cost fewer statements and, in the row lock form, fewer
-     * commits; the price is at most this much added to the wait of a row that comes while others are in
-     * work. A claim on an idle subscription never waits; nor does one that takes one row at a time.
-     */
-    public QueueBroker.Builder claimWindow(Duration window) {
-        if (window.isNegative()) {
-            throw new IllegalArgumentException("claimWindow must not be negative, was " + window);
-        }
-        this.claimWindow = window;
-        return self();
-    }
-
-    /**
-     * Whether a claim may take rows beyond its subscription's free workers, as many more as the subscription
-     * has workers, while its handlers take less time than its claims (the average of the recent ones;
-     * default true). A row taken ahead waits for the next worker to free, which is sooner than the next claim
-     * would bring it, and the workers no longer wait on each claim's round trip. Where handlers take longer
-     * than claims, or before the first has returned, claims take no more rows than workers are free. It
-     * applies to the row lock and lease forms where a claim takes rows for several workers at once (not to
-     * FIFO groups, the service's own claim, transactional subscriptions, batch handlers, or SQLite, whose claim
-     * thread writes the outcomes). With {@code false}, a claim never takes more rows than workers are free.
-     */
-    public QueueBroker.Builder claimAhead(boolean enabled) {
-        this.claimAhead = enabled;
         return self();
     }
 

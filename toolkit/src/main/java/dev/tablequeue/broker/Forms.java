@@ -3,7 +3,6 @@ package dev.tablequeue.broker;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.dialect.QueueDialect;
-import java.time.Duration;
 
 /**
  * Picks a subscription's {@link Claimer} and {@link Completer} by its table's form, and by whether its
@@ -42,21 +41,12 @@ final class Forms {
     }
 
     /**
-     * How long a claim waits, while rows are in work, for more workers to free ({@link Slots}): the broker's
-     * window where a claim takes rows for several workers at once; none where it takes one row (a FIFO group,
-     * the service's own claim, a transactional row lock claim) or where the claim thread writes the outcomes
-     * itself, which it could not while it waited for them.
-     */
-    static Duration claimWindow(SubscriptionContext ctx) {
-        return claimsForSeveral(ctx) ? ctx.broker.claimWindow : Duration.ZERO;
-    }
-
-    /**
      * Whether a claim takes rows for several workers at once and the claim thread leaves the outcomes to the
      * settle threads: not where it takes one row (a FIFO group, the service's own claim, a transactional row
-     * lock claim), nor where the claim thread writes the outcomes itself.
+     * lock claim), nor where the claim thread writes the outcomes itself. Such a claim waits, while rows are in
+     * work, for more workers to free ({@link Slots}); the claim thread that writes the outcomes could not.
      */
-    private static boolean claimsForSeveral(SubscriptionContext ctx) {
+    static boolean claimsForSeveral(SubscriptionContext ctx) {
         boolean oneRow = ctx.binding.fifo() || ctx.binding.owns(Event.CLAIM)
                 || (ctx.transactional && ctx.binding.form() == Form.ROW_LOCK);
         return !oneRow && !claimThreadWrites(ctx);
@@ -65,13 +55,12 @@ final class Forms {
     /**
      * The rows a claim of the subscription may take beyond its free workers while its handlers take less time
      * than its claims ({@link Slots}): as many as it has workers, where its claims take rows for several
-     * workers at once and leave the outcomes to the settle threads, and the broker allows it
-     * ({@link QueueBroker.Builder#claimAhead}); none in the advisory form, where a row's key is held until its
-     * handler returns, in a transactional subscription, whose deliveries each open a transaction, for batch
-     * handlers, which take a batch per claim already, and in in-process mode.
+     * workers at once and leave the outcomes to the settle threads; none in the advisory form, where a row's
+     * key is held until its handler returns, in a transactional subscription, whose deliveries each open a
+     * transaction, for batch handlers, which take a batch per claim already, and in in-process mode.
      */
     static int claimAhead(SubscriptionContext ctx, Mount<?> mount) {
-        boolean allowed = ctx.broker.claimAhead && !ctx.broker.inProcess && mount.batch == 0
+        boolean allowed = !ctx.broker.inProcess && mount.batch == 0
                 && !ctx.transactional && ctx.binding.form() != Form.ADVISORY && claimsForSeveral(ctx);
         return allowed ? mount.workers : 0;
     }

@@ -51,8 +51,6 @@ public final class QueueBroker {
     final Duration lease;
     final Duration drainTimeout;
     final Duration ownRowWait;
-    final Duration claimWindow;
-    final boolean claimAhead;
     final Clock clock;
     final Codec codec;
     final BrokerListener listener;
@@ -83,8 +81,6 @@ public final class QueueBroker {
         this.lease = b.lease;
         this.drainTimeout = b.drainTimeout;
         this.ownRowWait = b.ownRowWait;
-        this.claimWindow = b.claimWindow;
-        this.claimAhead = b.claimAhead;
         this.clock = b.clock;
         this.codec = b.codec;
         this.listener = b.listener;

@@ -16,11 +16,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Claims overlap settlements: a worker is free again the moment its handler returns, so the next claim
  * runs while the last outcome is being written.
  *
- * <p>A claim that finds fewer workers free than it could fill, while other rows are still in work, waits up to
- * a short window ({@link QueueBroker.Builder#claimWindow}) for more of them to free: without it, workers that
- * free one after another each start a claim of their own (a statement, and in the row lock form a commit) for
- * one or two rows, and the claims stay that small for as long as the load lasts. With it, one claim serves
- * them all. The window never delays a claim on an idle subscription, where nothing is in work.
+ * <p>A claim that finds fewer workers free than it could fill, while other rows are still in work, waits for
+ * more of them to free, at most as long as its subscription's recent claims took (the average of the recent
+ * ones, {@link #claimTook}): without the wait, workers that free one after another each start a claim of their
+ * own (a statement, and in the row lock form a commit) for one or two rows, and the claims stay that small for
+ * as long as the load lasts. With it, one claim serves them all, and a row that came for a worker waits at most
+ * what a claim of its own would have cost it. The wait never delays a claim on an idle subscription, where
+ * nothing is in work, nor one before any claim was measured.
  *
  * <p>Where its subscription allows it ({@link Forms#claimAhead}), a claim also takes up to {@code ahead} rows
  * more than there are workers free, while its handlers take less time than its claims (the average of the
@@ -34,7 +36,8 @@ final class Slots {
     /** The rows a claim may take beyond the free workers, while handlers are faster than claims. */
     private final int ahead;
     private final int unsettledLimit;
-    private final long windowNanos;
+    /** Whether a claim waits, while rows are in work, for more workers to free (see the class's comment). */
+    private final boolean waits;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private int busy;
@@ -47,23 +50,18 @@ final class Slots {
 
     /** Room for {@code workers}; a claim takes what is free at once. */
     Slots(int workers) {
-        this(workers, 0);
-    }
-
-    /** Room for {@code workers}; a claim waits up to {@code windowNanos} for more room while rows are in work. */
-    Slots(int workers, long windowNanos) {
-        this(workers, 0, windowNanos);
+        this(workers, 0, false);
     }
 
     /**
-     * Room for {@code workers}, and for {@code ahead} rows more while handlers take less time than claims; a
-     * claim waits up to {@code windowNanos} for more room while rows are in work.
+     * Room for {@code workers}, and for {@code ahead} rows more while handlers take less time than claims;
+     * where it {@code waits}, a claim waits up to the recent claims' time for more room while rows are in work.
      */
-    Slots(int workers, int ahead, long windowNanos) {
+    Slots(int workers, int ahead, boolean waits) {
         this.workers = workers;
         this.ahead = ahead;
         this.unsettledLimit = unsettledLimit(workers + ahead);
-        this.windowNanos = windowNanos;
+        this.waits = waits;
     }
 
     /** The rows a claim may take beyond its free workers; 0 where every row claimed has a worker free. */
@@ -96,6 +94,7 @@ final class Slots {
                 left = changed.awaitNanos(left);
             }
             int want = Math.min(max, workers);
+            long windowNanos = waits ? Math.max(0, claimNanos) : 0;
             for (long window = windowNanos; window > 0 && !stopping && room() < want && (busy > 0 || unsettled > 0); ) {
                 window = changed.awaitNanos(window);
             }
@@ -145,9 +144,9 @@ final class Slots {
         }
     }
 
-    /** A claim that took rows lasted {@code nanos}; counted only where claims may take rows ahead. */
+    /** A claim that took rows lasted {@code nanos}; counted only where claims wait or take rows ahead. */
     void claimTook(long nanos) {
-        if (ahead == 0) {
+        if (ahead == 0 && !waits) {
             return;
         }
         lock.lock();

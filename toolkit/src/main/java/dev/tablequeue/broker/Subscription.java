@@ -145,7 +145,7 @@ final class Subscription<T> {
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         // a batch subscription counts rows: each worker's claim takes up to a batch of them
         slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimAhead(ctx, mount),
-                Forms.claimWindow(ctx).toNanos());
+                Forms.claimsForSeveral(ctx));
         claimer = Forms.claimer(ctx, settlement, keys);
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
         deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);

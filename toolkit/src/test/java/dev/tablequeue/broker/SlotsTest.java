@@ -57,7 +57,7 @@ class SlotsTest {
 
     @Test
     void a_claim_waits_within_its_window_for_the_workers_in_work_and_then_takes_them_all() throws Exception {
-        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        Slots slots = waiting(8, TimeUnit.SECONDS.toNanos(30));
         assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
         free(slots, 7);
         CompletableFuture<Integer> claim = takeAsync(slots, 8);
@@ -68,7 +68,7 @@ class SlotsTest {
 
     @Test
     void a_claim_takes_the_workers_free_when_its_window_ends() throws Exception {
-        Slots slots = new Slots(8, TimeUnit.MILLISECONDS.toNanos(50));
+        Slots slots = waiting(8, TimeUnit.MILLISECONDS.toNanos(50));
         assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
         free(slots, 3);
         assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(3);
@@ -76,15 +76,35 @@ class SlotsTest {
 
     @Test
     void a_claim_with_nothing_in_work_takes_every_worker_at_once_whatever_the_window() throws Exception {
-        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        Slots slots = waiting(8, TimeUnit.SECONDS.toNanos(30));
         assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(8);
         free(slots, 8);
         assertThat(takeAsync(slots, 3).get(10, TimeUnit.SECONDS)).isEqualTo(3);
     }
 
     @Test
+    void a_claim_waits_for_no_more_room_before_any_claim_was_measured() throws Exception {
+        Slots slots = new Slots(8, 0, true);
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 1);
+        assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void as_claims_quicken_the_wait_for_more_room_shortens_with_them() throws Exception {
+        Slots slots = waiting(8, TimeUnit.SECONDS.toNanos(30));
+        // the recent claims' average falls from 30 s towards 1 µs, an eighth of the way each claim
+        for (int i = 0; i < 200; i++) {
+            slots.claimTook(1_000);
+        }
+        assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
+        free(slots, 1);
+        assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
     void a_claim_without_a_window_takes_the_one_worker_that_came_free() throws Exception {
-        Slots slots = new Slots(8, 0);
+        Slots slots = new Slots(8, 0, false);
         assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
         free(slots, 1);
         assertThat(takeAsync(slots, 8).get(10, TimeUnit.SECONDS)).isEqualTo(1);
@@ -92,7 +112,7 @@ class SlotsTest {
 
     @Test
     void the_shutdown_ends_a_claim_s_window_with_the_workers_free_by_then() throws Exception {
-        Slots slots = new Slots(8, TimeUnit.SECONDS.toNanos(30));
+        Slots slots = waiting(8, TimeUnit.SECONDS.toNanos(30));
         assertThat(slots.take(8, NO_WAIT)).isEqualTo(8);
         free(slots, 2);
         CompletableFuture<Integer> claim = takeAsync(slots, 8);
@@ -103,7 +123,7 @@ class SlotsTest {
 
     @Test
     void a_claim_takes_rows_ahead_of_its_workers_while_handlers_take_less_time_than_claims() throws Exception {
-        Slots slots = new Slots(4, 4, 0);
+        Slots slots = new Slots(4, 4, false);
         slots.claimTook(1_000_000);
         slots.handlerTook(10_000);
         assertThat(slots.take(4, NO_WAIT)).isEqualTo(8);
@@ -114,7 +134,7 @@ class SlotsTest {
 
     @Test
     void a_claim_takes_no_row_ahead_while_handlers_take_longer_than_claims() throws Exception {
-        Slots slots = new Slots(4, 4, 0);
+        Slots slots = new Slots(4, 4, false);
         slots.claimTook(1_000_000);
         slots.handlerTook(5_000_000);
         assertThat(slots.take(4, NO_WAIT)).isEqualTo(4);
@@ -123,7 +143,7 @@ class SlotsTest {
 
     @Test
     void a_claim_takes_no_row_ahead_before_a_handler_has_returned() throws Exception {
-        Slots slots = new Slots(4, 4, 0);
+        Slots slots = new Slots(4, 4, false);
         slots.claimTook(1_000_000);
         assertThat(slots.take(4, NO_WAIT)).isEqualTo(4);
         assertThat(slots.take(4, NO_WAIT)).isZero();
@@ -131,7 +151,7 @@ class SlotsTest {
 
     @Test
     void handlers_that_slow_down_end_the_rows_taken_ahead() throws Exception {
-        Slots slots = new Slots(2, 2, 0);
+        Slots slots = new Slots(2, 2, false);
         slots.claimTook(1_000_000);
         slots.handlerTook(10_000);
         assertThat(slots.take(2, NO_WAIT)).isEqualTo(4);
@@ -144,7 +164,7 @@ class SlotsTest {
 
     @Test
     void without_rows_ahead_the_durations_change_nothing() throws Exception {
-        Slots slots = new Slots(4, 0, 0);
+        Slots slots = new Slots(4, 0, false);
         slots.claimTook(1_000_000);
         slots.handlerTook(10_000);
         assertThat(slots.ahead()).isZero();
@@ -153,6 +173,13 @@ class SlotsTest {
     }
 
     /** {@code n} handlers return and their outcomes are written. */
+    /** Slots whose claims wait for more room, after a claim that took {@code claimNanos}. */
+    private static Slots waiting(int workers, long claimNanos) {
+        Slots slots = new Slots(workers, 0, true);
+        slots.claimTook(claimNanos);
+        return slots;
+    }
+
     private static void free(Slots slots, int n) {
         for (int i = 0; i < n; i++) {
             slots.handled();
