@@ -3,9 +3,10 @@ package dev.tablequeue.bench;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.BenchStatements;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.StatementWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -300,7 +301,7 @@ final class RawBatchLoop {
             claimBinds.now(now).limit(batch).leaseUntil(until);
             claim(statements.claim());
             if (!ids.isEmpty() && statements.stamp() != null) {
-                Statement stamp = stamps.computeIfAbsent(ids.size(), n -> dialect.leaseStamp(binding, n));
+                Statement stamp = stamps.computeIfAbsent(ids.size(), n -> BenchStatements.leaseStamp(dialect, binding, n));
                 rowBinds.ids(List.copyOf(ids)).leaseUntil(until);
                 bound(stamp, rowBinds).executeUpdate();
             }

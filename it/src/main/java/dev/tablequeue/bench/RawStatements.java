@@ -6,6 +6,7 @@ import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
+import java.util.List;
 
 /**
  * The statements one form runs, taken from the dialect exactly as a subscription builds them (payload mode:
@@ -25,15 +26,12 @@ record RawStatements(
         dialect.validate(binding);
         ClaimShape shape = ClaimShape.ROLES;
         Form form = binding.form();
-        boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
+        // the claim first, then (lease form, where the claim does not stamp its rows) the stamp of one row
+        List<Statement> claims = advisory ? List.of() : dialect.claims(binding, shape, false).statements();
         return new RawStatements(
-                switch (form) {
-                    case ROW_LOCK -> dialect.claimRowLock(binding, shape);
-                    case LEASE -> dialect.claimLease(binding, shape);
-                    case ADVISORY -> dialect.advisoryCandidates(binding);
-                },
-                lease && !dialect.claimLeaseStamps() ? dialect.leaseStamp(binding, 1) : null,
+                advisory ? dialect.advisoryCandidates(binding) : claims.get(0),
+                claims.stream().filter(s -> s.purpose().equals("lease stamp")).findFirst().orElse(null),
                 advisory ? dialect.advisoryTake(binding, shape) : null,
                 advisory && !dialect.advisoryTakeReturnsRows(binding)
                         ? dialect.fetchByIds(binding, shape, 1, true)

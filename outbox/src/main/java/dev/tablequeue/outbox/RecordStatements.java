@@ -2,13 +2,13 @@ package dev.tablequeue.outbox;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tablequeue.internal.Binds;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.ClaimedRows;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
-import dev.tablequeue.internal.StatementBinder;
-import dev.tablequeue.dialect.TransactionOpening;
 import dev.tablequeue.transport.LeadingInsert;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Query;
 import org.jooq.conf.ParamType;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -48,9 +47,8 @@ final class RecordStatements {
     final String fetch;
     final String ack;
     final String sweep;
-    private final Statement claim;
-    private final Statement stamp;
-    private final TransactionOpening opening;
+    /** The lease claim of the periodic republish; null where the table has no lease column. */
+    private final QueueClaims claims;
     private final Map<Set<String>, String[]> pages = new ConcurrentHashMap<>();
     /** The record's insert as a transport that writes into a table writes it, first, in its own statement. */
     final LeadingInsert leading;
@@ -85,13 +83,9 @@ final class RecordStatements {
         if (binding.lease().isPresent()) {
             var lease = binding.leaseBinding();
             dialect.validate(lease);
-            this.claim = dialect.claimLease(lease, ClaimShape.ROLES);
-            this.stamp = dialect.claimLeaseStamps() ? null : dialect.leaseStamp(lease, 1);
-            this.opening = dialect.transactionOpening(lease);
+            this.claims = dialect.claims(lease, ClaimShape.ROLES, false);
         } else {
-            this.claim = null;
-            this.stamp = null;
-            this.opening = null;
+            this.claims = null;
         }
     }
 
@@ -127,11 +121,8 @@ final class RecordStatements {
         if (sweep != null) {
             all.put("sweep", sweep);
         }
-        if (claim != null) {
-            all.put("lease claim", claim.sql());
-        }
-        if (stamp != null) {
-            all.put("lease stamp", stamp.sql());
+        if (claims != null) {
+            claims.statements().forEach(s -> all.put(s.purpose(), s.sql()));
         }
         return all;
     }
@@ -234,74 +225,35 @@ final class RecordStatements {
      * before then.
      */
     List<PendingRecord> claim(Connection c, String name, Instant now, Instant until, int limit) throws SQLException {
-        Binds binds = new Binds().group(name).now(now).limit(limit).leaseUntil(until);
-        boolean inTransaction = stamp != null || !opening.equals(TransactionOpening.DEFAULT);
-        if (!inTransaction) {
-            return query(c, claim, binds, name);
-        }
-        begin(c);
-        try {
-            List<PendingRecord> records = query(c, claim, binds, name);
-            if (stamp != null) {
-                for (PendingRecord r : records) {
-                    try (PreparedStatement ps = c.prepareStatement(stamp.sql())) {
-                        StatementBinder.bind(ps, stamp, new Binds().ids(List.of(r.id())).leaseUntil(until), dialect);
-                        ps.executeUpdate();
-                    }
-                }
-            }
-            end(c, true);
-            return records;
-        } catch (SQLException | RuntimeException e) {
-            try {
-                end(c, false);
-            } catch (SQLException | RuntimeException ignored) {
-                // the claim's failure is on its way up; the rollback's own failure leaves nothing held
-            }
-            throw e;
-        }
+        return claims.claimLeased(c, name, now, until, limit, new ClaimedRecords(name));
     }
 
-    private void begin(Connection c) throws SQLException {
-        if (opening.explicit()) {
-            c.setAutoCommit(true);
-        } else {
-            c.setAutoCommit(false);
-        }
-        if (opening.sql().isPresent()) {
-            try (java.sql.Statement s = c.createStatement()) {
-                s.execute(opening.sql().get());
-            }
-        }
-    }
+    /** The records a claim of {@code name} takes; the record table has no fetch or claim of the service's own. */
+    private final class ClaimedRecords implements ClaimedRows<PendingRecord> {
+        private final String name;
 
-    private void end(Connection c, boolean commit) throws SQLException {
-        if (opening.explicit()) {
-            try (java.sql.Statement s = c.createStatement()) {
-                s.execute(commit ? "COMMIT" : "ROLLBACK");
-            }
-            return;
+        ClaimedRecords(String name) {
+            this.name = name;
         }
-        if (commit) {
-            c.commit();
-        } else {
-            c.rollback();
-        }
-        c.setAutoCommit(true);
-    }
 
-    /** The records a claim of {@code name} returned (the claim returns the roles a delivery reads: not the name). */
-    private List<PendingRecord> query(Connection c, Statement statement, Binds binds, String name)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
-            StatementBinder.bind(ps, statement, binds, dialect);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<PendingRecord> records = new ArrayList<>();
-                while (rs.next()) {
-                    records.add(read(rs, name));
-                }
-                return records;
-            }
+        @Override
+        public PendingRecord read(ResultSet rs) throws SQLException {
+            return RecordStatements.this.read(rs, name);
+        }
+
+        @Override
+        public Object id(PendingRecord record) {
+            return record.id();
+        }
+
+        @Override
+        public PendingRecord fromRecord(org.jooq.Record record, boolean stamped) {
+            throw new IllegalStateException("the record table \"" + binding.tableName() + "\" has no fetch of its own");
+        }
+
+        @Override
+        public PendingRecord unfetched(Object id, String failure) {
+            throw new IllegalStateException(failure);
         }
     }
 

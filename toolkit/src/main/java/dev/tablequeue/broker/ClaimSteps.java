@@ -1,16 +1,16 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.ClaimedRows;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.jooq.Record;
 
 /**
- * The claim steps ({@link ClaimSequence}) of one subscription: its queue's group, the broker's clock, and
- * rows read as the subscription's deliveries take them ({@link RowReader}). The dialect tests run the same
+ * The advisory claim steps ({@link ClaimSequence}) of one subscription: its queue's group, the broker's clock,
+ * and rows read as the subscription's deliveries take them ({@link RowReader}). The dialect tests run the same
  * sequence over rows read as column maps.
  */
 final class ClaimSteps extends ClaimSequence<ClaimedRow> {
@@ -20,7 +20,7 @@ final class ClaimSteps extends ClaimSequence<ClaimedRow> {
     }
 
     /** Claimed rows as {@link RowReader} reads them; a claimed id without a row fails to decode. */
-    private record Delivered(RowReader reader) implements Rows<ClaimedRow> {
+    record Delivered(RowReader reader) implements ClaimedRows<ClaimedRow> {
         @Override
         public ClaimedRow read(ResultSet rs) throws SQLException {
             return reader.read(rs);

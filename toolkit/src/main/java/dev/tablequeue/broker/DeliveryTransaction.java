@@ -3,6 +3,7 @@ package dev.tablequeue.broker;
 import dev.tablequeue.TransactionHeldException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.internal.Jdbc;
+import dev.tablequeue.internal.Transactions;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -15,11 +15,10 @@ final class Forms {
     private Forms() {}
 
     static Claimer claimer(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys) {
-        ClaimSteps steps = new ClaimSteps(ctx);
         return switch (ctx.binding.form()) {
-            case ROW_LOCK -> new RowLockClaimer(ctx, steps);
-            case LEASE -> new LeaseClaimer(ctx, steps, settlement.reports);
-            case ADVISORY -> new AdvisoryClaimer(ctx, steps, keys);
+            case ROW_LOCK -> new RowLockClaimer(ctx);
+            case LEASE -> new LeaseClaimer(ctx, settlement.reports);
+            case ADVISORY -> new AdvisoryClaimer(ctx, new ClaimSteps(ctx), keys);
         };
     }
 

@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Jdbc;
+import dev.tablequeue.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,6 +1,8 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
+import dev.tablequeue.dialect.ClaimedRows;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
@@ -24,13 +26,15 @@ final class LeaseClaimer implements Claimer {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseClaimer.class);
 
     private final SubscriptionContext ctx;
-    private final ClaimSteps steps;
+    private final QueueClaims claims;
+    private final ClaimedRows<ClaimedRow> read;
     private final SettlementReports reports;
     private ScheduledExecutorService keeper;
 
-    LeaseClaimer(SubscriptionContext ctx, ClaimSteps steps, SettlementReports reports) {
+    LeaseClaimer(SubscriptionContext ctx, SettlementReports reports) {
         this.ctx = ctx;
-        this.steps = steps;
+        this.claims = ctx.statements.claims();
+        this.read = new ClaimSteps.Delivered(ctx.reader);
         this.reports = reports;
     }
 
@@ -39,7 +43,7 @@ final class LeaseClaimer implements Claimer {
         if (!dispatch.permit()) {
             return;
         }
-        int limit = steps.limit(free);
+        int limit = claims.limit(free);
         // in transactional mode each delivery holds a connection for its transaction: the claim's permit
         // passes to the first, and the claim takes rows only for the further permits free at once
         int permits = 1;
@@ -58,22 +62,7 @@ final class LeaseClaimer implements Claimer {
         try (Connection c = ctx.broker.dataSource.getConnection()) {
             Instant now = ctx.now();
             until = Leases.expiry(now, ctx.lease);
-            if (steps.leasesInOneStatement()) {
-                // the claim leases its rows in one statement: auto-commit makes it atomic without a transaction
-                rows = steps.claim(c, now, until, limit);
-            } else {
-                var opening = ctx.statements.opening();
-                Transactions.begin(c, opening);
-                try {
-                    List<ClaimedRow> claimed = steps.claim(c, now, until, limit);
-                    steps.stamp(c, claimed, until);
-                    Transactions.commit(c, opening);
-                    rows = claimed;
-                } catch (Exception e) {
-                    Transactions.rollbackQuietly(c, opening);
-                    throw e;
-                }
-            }
+            rows = claims.claimLeased(c, ctx.queue.group(), now, until, limit, read);
         } finally {
             ctx.turn.unlock();
             // the claim's connection has gone back; the deliveries' transactions keep a permit each

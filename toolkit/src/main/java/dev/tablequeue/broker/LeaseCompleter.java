@@ -2,6 +2,7 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.LeaseLostException;
 import dev.tablequeue.dialect.TransactionOpening;
+import dev.tablequeue.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

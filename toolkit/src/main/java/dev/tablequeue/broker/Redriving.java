@@ -4,6 +4,7 @@ import dev.tablequeue.TableQueueException;
 import dev.tablequeue.dialect.AdminStatements;
 import dev.tablequeue.dialect.TransactionOpening;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;

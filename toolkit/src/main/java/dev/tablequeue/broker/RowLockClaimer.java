@@ -1,5 +1,8 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.ClaimedRows;
+import dev.tablequeue.dialect.QueueClaims;
+import dev.tablequeue.internal.Transactions;
 import dev.tablequeue.transport.SettlementJoin;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,26 +13,23 @@ import java.util.List;
 
 /**
  * Row lock: claims rows in a transaction that stays open while their handlers run, on a connection the
- * claim's {@link ClaimGroup} keeps until the group's settlement commits it ({@link ClaimCompleter}). Where
- * the server holds the rows a claim read past ({@link
- * dev.tablequeue.dialect.QueueDialect#rowLockClaimHoldsRowsItPasses}), a claim that found fewer rows than it
- * asked for is made again with that many as its limit, so its transaction holds its own rows and no others.
- * A claim that still came back short may have passed over rows another claim's transaction held: that
- * transaction's end wakes the subscription ({@link ShortClaims}).
+ * claim's {@link ClaimGroup} keeps until the group's settlement commits it ({@link ClaimCompleter}). The claim
+ * is its dialect's ({@link QueueClaims#claimLocked}), and its transaction holds its own rows and no others. A
+ * claim that came back short may have passed over rows another claim's transaction held: that transaction's
+ * end wakes the subscription ({@link ShortClaims}).
  */
 final class RowLockClaimer implements Claimer {
     private final SubscriptionContext ctx;
-    private final ClaimSteps steps;
-    /** Whether a claim that came back short is made again, stopping at its last row (fixed per table). */
-    private final boolean reclaimShort;
+    private final QueueClaims claims;
+    private final ClaimedRows<ClaimedRow> rows;
     private final ShortClaims shortClaims = new ShortClaims();
     /** The handler middlewares that write in a claim's transaction for the rows it took. */
     private final List<SettlementJoin> joins;
 
-    RowLockClaimer(SubscriptionContext ctx, ClaimSteps steps) {
+    RowLockClaimer(SubscriptionContext ctx) {
         this.ctx = ctx;
-        this.steps = steps;
-        this.reclaimShort = ctx.dialect.rowLockClaimHoldsRowsItPasses(ctx.binding);
+        this.claims = ctx.statements.claims();
+        this.rows = new ClaimSteps.Delivered(ctx.reader);
         this.joins = ctx.broker.middlewares.joins();
     }
 
@@ -44,7 +44,7 @@ final class RowLockClaimer implements Claimer {
             return;
         }
         if (!ctx.transactional) {
-            claimOnce(steps.limit(free), dispatch);
+            claimOnce(claims.limit(free), dispatch);
             return;
         }
         for (int claimed = 0; claimOnce(1, dispatch) && ++claimed < free; ) {
@@ -67,13 +67,7 @@ final class RowLockClaimer implements Claimer {
             List<ClaimedRow> rows;
             try {
                 Instant now = ctx.now();
-                rows = steps.claim(c, now, null, limit);
-                if (reclaimShort && !rows.isEmpty() && rows.size() < limit) {
-                    // it read on past its last row, and would hold what it passed over while its handlers
-                    // run: claim again, stopping at as many rows as it found
-                    Transactions.restart(c, opening);
-                    rows = steps.claim(c, now, null, rows.size());
-                }
+                rows = claims.claimLocked(c, ctx.queue.group(), now, limit, this.rows);
             } catch (Exception e) {
                 Transactions.rollbackQuietly(c, opening);
                 throw e;

@@ -53,43 +53,13 @@ public abstract class ForwardingQueueDialect implements QueueDialect {
     }
 
     @Override
-    public Statement claimRowLock(RoleBinding<?> binding, ClaimShape shape) {
-        return delegate.claimRowLock(binding, shape);
-    }
-
-    @Override
-    public boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> binding) {
-        return delegate.rowLockClaimHoldsRowsItPasses(binding);
-    }
-
-    @Override
-    public Statement claimLease(RoleBinding<?> binding, ClaimShape shape) {
-        return delegate.claimLease(binding, shape);
-    }
-
-    @Override
-    public boolean claimLeaseStamps() {
-        return delegate.claimLeaseStamps();
-    }
-
-    @Override
-    public boolean claimLeaseInOrder() {
-        return delegate.claimLeaseInOrder();
-    }
-
-    @Override
-    public Statement leaseStamp(RoleBinding<?> binding, int count) {
-        return delegate.leaseStamp(binding, count);
+    public QueueClaims claims(RoleBinding<?> binding, ClaimShape shape, boolean inKeyOrder) {
+        return delegate.claims(binding, shape, inKeyOrder);
     }
 
     @Override
     public Statement leaseExtend(RoleBinding<?> binding) {
         return delegate.leaseExtend(binding);
-    }
-
-    @Override
-    public Optional<FifoGuard> fifoGuard(RoleBinding<?> binding) {
-        return delegate.fifoGuard(binding);
     }
 
     @Override

@@ -125,13 +125,13 @@ public final class MySqlDialect extends JooqQueueDialect {
      * is this select already: its claimable condition leaves out the rows a lease holds.
      */
     @Override
-    public Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
         Statement select = claimRowLock(b, shape);
         return new Statement(b.fifo() ? "fifo lease claim" : "lease claim", select.sql(), select.params());
     }
 
     @Override
-    public boolean claimLeaseStamps() {
+    boolean claimLeaseStamps() {
         return false;
     }
 
@@ -147,7 +147,7 @@ public final class MySqlDialect extends JooqQueueDialect {
      * as the claim itself does.
      */
     @Override
-    public boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> b) {
+    boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> b) {
         return !b.fifo();
     }
 
@@ -160,7 +160,7 @@ public final class MySqlDialect extends JooqQueueDialect {
      * count could be balanced by a row committed between the two reads.
      */
     @Override
-    public Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
+    Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
         if (!b.fifo()) {
             return Optional.empty();
         }

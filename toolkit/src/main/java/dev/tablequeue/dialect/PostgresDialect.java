@@ -70,7 +70,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
         StatementWriter w = writer();
         Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
@@ -108,12 +108,12 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public boolean claimLeaseStamps() {
+    boolean claimLeaseStamps() {
         return true;
     }
 
     @Override
-    public Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
+    Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
         if (!b.fifo() || b.form() != Form.ROW_LOCK) {
             // A lease claim takes the head only while no lease holds it; the UPDATE's row lock orders claims.
             return Optional.empty();

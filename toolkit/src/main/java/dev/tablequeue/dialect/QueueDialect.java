@@ -13,8 +13,9 @@ import org.jooq.SQLDialect;
 import org.jooq.Table;
 
 /**
- * The statements a queue runs on one database. One method per statement, each building it from a binding;
- * the runtime calls them once, when a subscription opens, and then only binds and executes the result.
+ * What a queue runs on one database: its claims as operations ({@link #claims}), and its other statements, one
+ * method per statement, each building it from a binding. The runtime calls them once, when a subscription
+ * opens, and then only binds and executes the result.
  *
  * <p>A dialect owns the final text of each statement: it builds with jOOQ where jOOQ renders what the server
  * runs, and writes the statement itself where jOOQ's rendering is wrong for the server (see the notes on
@@ -54,50 +55,16 @@ public interface QueueDialect {
 
     // ---- claims ----
 
-    /** The row lock claim: due rows of the group in claim order, locked for the claim's transaction. */
-    Statement claimRowLock(RoleBinding<?> binding, ClaimShape shape);
-
     /**
-     * Whether the row lock claim of {@code binding} keeps, until its transaction ends, the lock of every row
-     * it read and did not return. InnoDB does: a claim that finds fewer due rows than its limit reads on
-     * past the rows not yet due (and a row committed while it ran), and would hold them from every other
-     * claim for as long as its own handlers run. Where true, the runtime rolls such a claim back and claims
-     * again in a new transaction with the number it found as the limit, so that the read stops at the last
-     * row it takes. False (the default) where a locking read holds only the rows it returns.
+     * The claim of {@code binding}'s table in the row lock or the lease form, its statements built now, in
+     * {@code shape}; where {@code inKeyOrder}, over {@link RoleBinding#inKeyOrder()}, for
+     * {@code workersByKey(n)}. Refused with {@link DialectException} where this database cannot serve the
+     * binding's form; the advisory form claims by {@link #advisoryCandidates} and {@link #advisoryTake}.
      */
-    default boolean rowLockClaimHoldsRowsItPasses(RoleBinding<?> binding) {
-        return false;
-    }
-
-    /**
-     * The lease claim. Where {@link #claimLeaseStamps()} is true it selects, stamps and returns the rows in
-     * one statement; otherwise it selects and locks them, and the runtime runs {@link #leaseStamp} on their
-     * ids in the same transaction.
-     */
-    Statement claimLease(RoleBinding<?> binding, ClaimShape shape);
-
-    /** Whether {@link #claimLease} writes the leases itself. */
-    boolean claimLeaseStamps();
-
-    /**
-     * Whether {@link #claimLease} returns its rows in claim order, as every other claim does. Where it cannot
-     * (SQLite's {@code UPDATE .. RETURNING} returns rows in no particular order, and no subquery may read it),
-     * it returns each row's claim order values after its columns, labelled {@code tq_order_0},
-     * {@code tq_order_1}, .. in the order of claim order's columns, and the runtime sorts the rows by them
-     * ({@link dev.tablequeue.internal.ClaimOrder}). A FIFO lease claim, of one row, returns none.
-     */
-    default boolean claimLeaseInOrder() {
-        return true;
-    }
-
-    /** Writes the lease and counts the attempt of {@code count} rows a lease claim selected. */
-    Statement leaseStamp(RoleBinding<?> binding, int count);
+    QueueClaims claims(RoleBinding<?> binding, ClaimShape shape, boolean inKeyOrder);
 
     /** Moves a lease forward while the row still holds the delivery's token. */
     Statement leaseExtend(RoleBinding<?> binding);
-
-    /** The guard a FIFO claim runs first in its transaction, if the database needs one. */
-    Optional<FifoGuard> fifoGuard(RoleBinding<?> binding);
 
     /** The advisory form's candidates: id and lock key of due rows, in claim order, keys held elsewhere left out where the database can see them. */
     Statement advisoryCandidates(RoleBinding<?> binding);

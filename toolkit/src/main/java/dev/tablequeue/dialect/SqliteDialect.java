@@ -99,14 +99,14 @@ public final class SqliteDialect extends JooqQueueDialect {
     // ---- claims ----
 
     @Override
-    public Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
         throw new DialectException(name(), b.tableName(), "the \"claim\" statement is built for the row lock form"
                 + " only, and this table is in the " + formName(b.form()) + " form");
     }
 
     @Override
-    public Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b, Form.LEASE, "lease claim");
         StatementWriter w = writer();
         Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
@@ -132,19 +132,19 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     @Override
-    public boolean claimLeaseStamps() {
+    boolean claimLeaseStamps() {
         return true;
     }
 
     /** False: {@code UPDATE .. RETURNING} returns its rows in no particular order, and no subquery may read it. */
     @Override
-    public boolean claimLeaseInOrder() {
+    boolean claimLeaseInOrder() {
         return false;
     }
 
     /** None: one writer at a time, and a FIFO lease claim takes the head only while no lease holds it. */
     @Override
-    public Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
+    Optional<FifoGuard> fifoGuard(RoleBinding<?> b) {
         return Optional.empty();
     }
 

@@ -16,16 +16,14 @@ import org.jooq.Table;
  * same ones through {@link BindingStatements}, so the two cannot render a statement differently.
  *
  * @param claim the claim of the form: row lock claim, lease claim, or advisory candidates
- * @param guard the FIFO guard, where the table keeps groups in order and the dialect needs one
- * @param stamp the lease stamp of one row, where the lease claim does not stamp itself (or the claim is the
- *     service's own)
+ * @param claims the row lock or the lease claim as its dialect runs it (null in the advisory form)
  * @param take the advisory take
  * @param lockTake the advisory lock and take in one statement, where the dialect offers it and the key, the
  *     take and the fetch are all the dialect's
  * @param walk the advisory claim of one row in one statement without candidates, where the dialect offers it
  *     and the key, the take and the fetch are all the dialect's
- * @param fetchOne the fetch of one row by id, where the take does not return it or the claim is the
- *     service's own (read as stamped in the lease and advisory forms)
+ * @param fetchOne advisory: the fetch of one row by id, where the take does not return it or the claim is the
+ *     service's own (read as stamped)
  * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
  *     group) mapped to that outcome and its key's release in one statement, where the dialect offers them
  *     and the keys are the dialect's; empty otherwise
@@ -35,8 +33,7 @@ import org.jooq.Table;
  */
 public record SubscriptionStatements(
         Statement claim,
-        Optional<FifoGuard> guard,
-        Optional<Statement> stamp,
+        QueueClaims claims,
         Optional<Statement> take,
         Optional<Statement> lockTake,
         Optional<Statement> walk,
@@ -71,14 +68,11 @@ public record SubscriptionStatements(
         Form form = binding.form();
         boolean ownClaim = binding.owns(dev.tablequeue.binding.Event.CLAIM);
         RoleBinding<?> claimed = inKeyOrder ? binding.inKeyOrder() : binding;
-        Statement claim = switch (form) {
-            case ROW_LOCK -> dialect.claimRowLock(claimed, shape);
-            case LEASE -> dialect.claimLease(claimed, shape);
-            case ADVISORY -> dialect.advisoryCandidates(claimed);
-        };
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
-        boolean fetch = ownClaim || (advisory && !dialect.advisoryTakeReturnsRows(binding));
+        QueueClaims claims = advisory ? null : dialect.claims(binding, shape, inKeyOrder);
+        Statement claim = advisory ? dialect.advisoryCandidates(claimed) : claims.statements().get(0);
+        boolean fetch = advisory && (ownClaim || !dialect.advisoryTakeReturnsRows(binding));
         // the one-statement forms take and release the dialect's own locks: not where the service locks
         boolean dialectKeys = advisory && !binding.owns(dev.tablequeue.binding.Event.LOCK)
                 && !binding.owns(dev.tablequeue.binding.Event.UNLOCK);
@@ -105,14 +99,11 @@ public record SubscriptionStatements(
         }
         return new SubscriptionStatements(
                 claim,
-                binding.fifo() ? dialect.fifoGuard(binding) : Optional.empty(),
-                lease && (ownClaim || !dialect.claimLeaseStamps())
-                        ? Optional.of(dialect.leaseStamp(binding, 1))
-                        : Optional.empty(),
+                claims,
                 advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
                 dialectKeys && !fetch ? dialect.advisoryLockAndTake(binding, shape) : Optional.empty(),
                 dialectKeys && !fetch ? dialect.advisoryWalk(claimed, shape) : Optional.empty(),
-                fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, form != Form.ROW_LOCK)) : Optional.empty(),
+                fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, true)) : Optional.empty(),
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
                 ack,
@@ -130,9 +121,11 @@ public record SubscriptionStatements(
     /** Every statement, in the order they are prepared. */
     public List<Statement> all() {
         List<Statement> all = new ArrayList<>();
-        all.add(claim);
-        guard.ifPresent(g -> all.add(g.statement()));
-        stamp.ifPresent(all::add);
+        if (claims != null) {
+            all.addAll(claims.statements());
+        } else {
+            all.add(claim);
+        }
         take.ifPresent(all::add);
         lockTake.ifPresent(all::add);
         walk.ifPresent(all::add);

@@ -1,12 +1,11 @@
 package dev.tablequeue.internal;
 
-import dev.tablequeue.binding.Event;
-import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.ClaimedRows;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
-import dev.tablequeue.dialect.TransactionOpening;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,14 +13,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.jooq.Record;
-import org.jooq.impl.DSL;
 
 /**
- * The steps a claim of one queue (a table, and a group where it has one) runs on its connection, shared by
- * every form: the FIFO guard, the claim (the dialect's or the service's own), the lease stamp, the advisory
- * candidates and take, and the fetch of a row by id. Which steps run, in which transaction, is the caller's:
- * the runtime's claimers, and the dialect tests, which run these same steps on each database.
+ * The steps an advisory claim of one queue (a table, and a group where it has one) runs on its connection: the
+ * candidates, the take (with its key's lock, or as a walk), and the fetch of a row by id. Which steps run, in
+ * which transaction, is the caller's: the runtime's advisory claimer, and the dialect tests, which run these
+ * same steps on each database. The row lock and lease forms claim by their dialect's {@link QueueClaims}.
  *
  * @param <R> what a claimed row is read as
  */
@@ -42,36 +39,12 @@ public class ClaimSequence<R> {
         }
     }
 
-    /** Reads the rows a claim returns. */
-    public interface Rows<R> {
-        /** Every row of {@code rs}. */
-        default List<R> readAll(ResultSet rs) throws SQLException {
-            List<R> all = new ArrayList<>();
-            while (rs.next()) {
-                all.add(read(rs));
-            }
-            return all;
-        }
-
-        /** The current row of {@code rs}. */
-        R read(ResultSet rs) throws SQLException;
-
-        /** A row the service's own fetch read; {@code stamped} where the claim counted its attempt. */
-        R fromRecord(Record record, boolean stamped);
-
-        /** The id of a claimed row, in the Java type of its column. */
-        Object id(R row);
-
-        /** What stands for a claimed {@code id} the fetch found no row for, failing with {@code failure}. */
-        R unfetched(Object id, String failure);
-    }
-
     private final QueueDialect dialect;
     private final RoleBinding<?> binding;
     private final SubscriptionStatements statements;
     private final String group;
     private final Supplier<Instant> clock;
-    private final Rows<R> rows;
+    private final ClaimedRows<R> rows;
 
     /**
      * @param statements the statements built for the queue
@@ -79,88 +52,13 @@ public class ClaimSequence<R> {
      * @param clock the host's "now" of the candidates and the take (the claim is given its own)
      */
     public ClaimSequence(QueueDialect dialect, RoleBinding<?> binding, SubscriptionStatements statements,
-            String group, Supplier<Instant> clock, Rows<R> rows) {
+            String group, Supplier<Instant> clock, ClaimedRows<R> rows) {
         this.dialect = dialect;
         this.binding = binding;
         this.statements = statements;
         this.group = group;
         this.clock = clock;
         this.rows = rows;
-    }
-
-    /** How many rows one claim may take for {@code free} workers: one where order or the service's claim needs it. */
-    public int limit(int free) {
-        return binding.fifo() || binding.owns(Event.CLAIM) ? 1 : free;
-    }
-
-    /**
-     * Whether a lease claim is one statement that leases its rows itself: auto-commit then makes it atomic
-     * without a transaction.
-     */
-    public boolean leasesInOneStatement() {
-        return statements.guard().isEmpty() && statements.stamp().isEmpty()
-                && !binding.owns(Event.CLAIM) && statements.opening().equals(TransactionOpening.DEFAULT);
-    }
-
-    /**
-     * Runs the FIFO guard (where there is one) and the claim of up to {@code limit} rows, in the open
-     * transaction; returns the rows in claim order.
-     */
-    public List<R> claim(Connection c, Instant now, Instant until, int limit) throws SQLException {
-        Binds binds = new Binds().group(group).now(now).limit(limit).leaseUntil(until);
-        if (statements.guard().isPresent()) {
-            var guard = statements.guard().get();
-            if (guard.answers()) {
-                if (!Jdbc.query(c, guard.statement(), binds, dialect, Jdbc::firstBoolean)) {
-                    return List.of();
-                }
-            } else {
-                Jdbc.query(c, guard.statement(), binds, dialect, rs -> null);
-            }
-        }
-        if (binding.owns(Event.CLAIM)) {
-            return ownClaim(c, until);
-        }
-        if (binding.form() == Form.LEASE && !binding.fifo() && !dialect.claimLeaseInOrder()) {
-            // the statement returns its rows in no particular order, with the values that order them
-            return Jdbc.query(c, statements.claim(), binds, dialect, rs -> ClaimOrder.readAll(rs, rows::read));
-        }
-        return Jdbc.query(c, statements.claim(), binds, dialect, rows::readAll);
-    }
-
-    /**
-     * Stamps the lease of rows the dialect's claim selected without stamping them (an own claim was stamped
-     * before its fetch); returns how many rows the stamps wrote, as the driver counts them.
-     */
-    public int stamp(Connection c, List<R> claimed, Instant until) throws SQLException {
-        if (claimed.isEmpty() || statements.stamp().isEmpty() || binding.owns(Event.CLAIM)) {
-            return 0;
-        }
-        List<Binds> stamps = new ArrayList<>(claimed.size());
-        for (R row : claimed) {
-            stamps.add(new Binds().ids(List.of(rows.id(row))).leaseUntil(until));
-        }
-        int written = 0;
-        for (int count : Jdbc.updateEach(c, statements.stamp().get(), stamps, dialect)) {
-            written += count;
-        }
-        return written;
-    }
-
-    /**
-     * The service's own claim: it returns the ids it took (and locked, in the row lock form); in the lease
-     * form the dialect stamps them; then the service's own fetch, or the dialect's, reads them.
-     */
-    private List<R> ownClaim(Connection c, Instant until) throws SQLException {
-        List<?> ids = binding.own().claim().claim(DSL.using(c, dialect.sqlDialect()), group, 1);
-        if (ids == null || ids.isEmpty()) {
-            return List.of();
-        }
-        Object id = ids.get(0);
-        if (statements.stamp().isPresent()) {
-            Jdbc.update(c, statements.stamp().get(), new Binds().ids(List.of(id)).leaseUntil(until), dialect);
-        }
-        return fetch(c, id);
     }
 
     /**
@@ -253,20 +151,6 @@ public class ClaimSequence<R> {
 
     /** Reads one claimed row by id: the service's own fetch, or the dialect's; an id without a row fails to decode. */
     public List<R> fetch(Connection c, Object id) throws SQLException {
-        List<R> fetched;
-        if (binding.owns(Event.FETCH)) {
-            fetched = new ArrayList<>();
-            for (Record r : binding.own().fetch().fetch(DSL.using(c, dialect.sqlDialect()), List.of(id))) {
-                fetched.add(rows.fromRecord(r, binding.form() != Form.ROW_LOCK));
-            }
-        } else {
-            fetched = Jdbc.query(c, statements.fetchOne().orElseThrow(), new Binds().ids(List.of(id)), dialect,
-                    rows::readAll);
-        }
-        if (fetched.isEmpty()) {
-            return List.of(rows.unfetched(id, "claimed id " + id + " of table \"" + binding.tableName()
-                    + "\" has no row in the fetch"));
-        }
-        return fetched;
+        return RowFetch.fetch(c, dialect, binding, statements.fetchOne().orElse(null), id, rows);
     }
 }

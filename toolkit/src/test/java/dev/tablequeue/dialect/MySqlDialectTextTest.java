@@ -165,7 +165,7 @@ class MySqlDialectTextTest {
         }
     }
 
-    private static List<Statement> everyStatement(QueueDialect d, RoleBinding<?> b, QueueTable<?> dead) {
+    private static List<Statement> everyStatement(MySqlDialect d, RoleBinding<?> b, QueueTable<?> dead) {
         List<Statement> all = new ArrayList<>();
         for (ClaimShape shape : ClaimShape.values()) {
             switch (b.form()) {

@@ -28,6 +28,7 @@ import org.jooq.Record;
 final class StatementRunner {
     private final QueueDialect dialect;
     private final Map<StepsOf, ClaimSequence<Map<String, Object>>> steps = new ConcurrentHashMap<>();
+    private final Map<ClaimsOf, QueueClaims> claims = new ConcurrentHashMap<>();
 
     StatementRunner(QueueDialect dialect) {
         this.dialect = dialect;
@@ -129,38 +130,35 @@ final class StatementRunner {
 
     private record StepsOf(RoleBinding<?> binding, ClaimShape shape, String group, Instant now) {}
 
+    /** The claims of {@code b}'s table in {@code shape}, as a subscription builds them. */
+    QueueClaims claims(RoleBinding<?> b, ClaimShape shape) {
+        return claims.computeIfAbsent(new ClaimsOf(b, shape), k -> dialect.claims(b, shape, false));
+    }
+
+    private record ClaimsOf(RoleBinding<?> binding, ClaimShape shape) {}
+
     /**
-     * The guard and the claim of the binding's form, then the lease stamp where the claim does not stamp its
-     * rows, in the transaction {@code c} has open: the runtime's steps.
+     * The claim of the binding's form in the transaction {@code c} has open, beside whatever else it runs: a row
+     * lock claim (never made again), or a lease claim's steps (the guard, the claim, the stamp where the claim
+     * does not stamp its rows).
      */
     List<Map<String, Object>> claimInTransaction(Connection c, RoleBinding<?> b, ClaimShape shape, ClaimAt at)
             throws SQLException {
-        ClaimSequence<Map<String, Object>> steps = steps(b, shape, at.group(), at.now());
-        List<Map<String, Object>> rows = steps.claim(c, at.now(), at.until(), at.limit());
-        int stamped = steps.stamp(c, rows, at.until());
-        int expected = b.form() == Form.LEASE && !dialect.claimLeaseStamps() ? rows.size() : 0;
-        if (stamped != expected) {
-            throw new AssertionError("the stamp wrote " + stamped + " of " + expected + " rows");
+        StatementClaims claims = (StatementClaims) claims(b, shape);
+        if (b.form() == Form.LEASE) {
+            return claims.leaseInTransaction(c, at.group(), at.now(), at.until(), at.limit(), new MapRows(b));
         }
-        return rows;
+        return claims.lockInTransaction(c, at.group(), at.now(), at.limit(), new MapRows(b));
     }
 
-    /** A whole lease claim: its transaction, the guard, the claim, the stamp, the commit. */
+    /** A whole lease claim, as the runtime makes it: its transaction where it needs one, committed. */
     List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, ClaimAt at)
             throws SQLException {
-        begin(c, b);
-        try {
-            List<Map<String, Object>> rows = claimInTransaction(c, b, shape, at);
-            commit(c);
-            return rows;
-        } catch (SQLException | RuntimeException e) {
-            rollback(c);
-            throw e;
-        }
+        return claims(b, shape).claimLeased(c, at.group(), at.now(), at.until(), at.limit(), new MapRows(b));
     }
 
     /** Claimed rows as column maps, by lower-case label; a claimed id without a row fails the test. */
-    private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
+    private record MapRows(RoleBinding<?> binding) implements ClaimedRows<Map<String, Object>> {
         @Override
         public Map<String, Object> read(ResultSet rs) throws SQLException {
             return row(rs);

@@ -1,8 +1,9 @@
 package dev.tablequeue.test.contract;
 
-import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.ClaimedRows;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.internal.ClaimSequence;
@@ -20,13 +21,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jooq.Record;
 
 /**
- * A dialect's claims run as the runtime runs them: through its own steps ({@link ClaimSequence}: the FIFO guard,
- * the claim, the lease stamp, the advisory candidates and take), over statements built as a subscription builds
- * them, with the rows read as column maps by lower-case label.
+ * A dialect's claims run as the runtime runs them: the row lock and lease claims through the dialect's own
+ * {@link QueueClaims}, the advisory candidates and take through the runtime's steps ({@link ClaimSequence}), over
+ * statements built as a subscription builds them, with the rows read as column maps by lower-case label.
  */
 final class ClaimSteps {
     private final QueueDialect dialect;
     private final Map<StepsOf, ClaimSequence<Map<String, Object>>> steps = new ConcurrentHashMap<>();
+    private final Map<ClaimsOf, QueueClaims> claims = new ConcurrentHashMap<>();
 
     ClaimSteps(QueueDialect dialect) {
         this.dialect = dialect;
@@ -43,20 +45,26 @@ final class ClaimSteps {
 
     private record StepsOf(RoleBinding<?> binding, ClaimShape shape, String group, Instant now) {}
 
+    /** The claims of {@code b}'s table in {@code shape}, as a subscription builds them. Built once per binding and shape. */
+    QueueClaims claims(RoleBinding<?> b, ClaimShape shape) {
+        return claims.computeIfAbsent(new ClaimsOf(b, shape), k -> dialect.claims(b, shape, false));
+    }
+
+    private record ClaimsOf(RoleBinding<?> binding, ClaimShape shape) {}
+
+    /** The row lock claim at {@code now}, its guard first where it has one, in the transaction {@code c} has open. */
+    List<Map<String, Object>> claimLocked(Connection c, RoleBinding<?> b, ClaimShape shape, String group,
+            Instant now, int limit) throws SQLException {
+        return claims(b, shape).claimLocked(c, group, now, limit, new MapRows(b));
+    }
+
     /**
-     * The guard and the claim of the binding's form at {@code now}, then the lease stamp (to {@code until}) where
-     * the claim does not stamp its rows, asserted to write each row, in the transaction {@code c} has open.
+     * The lease claim at {@code now}, to {@code until}, as the runtime makes it: its guard, its claim and the
+     * stamp of the rows the claim did not stamp itself, in a transaction where it needs one, committed.
      */
-    List<Map<String, Object>> claimInTransaction(Connection c, RoleBinding<?> b, ClaimShape shape, String group,
+    List<Map<String, Object>> claimLeased(Connection c, RoleBinding<?> b, ClaimShape shape, String group,
             Instant now, int limit, Instant until) throws SQLException {
-        ClaimSequence<Map<String, Object>> sequence = of(b, shape, group, now);
-        List<Map<String, Object>> rows = sequence.claim(c, now, until, limit);
-        int stamped = sequence.stamp(c, rows, until);
-        int expected = b.form() == Form.LEASE && !dialect.claimLeaseStamps() ? rows.size() : 0;
-        if (stamped != expected) {
-            throw new AssertionError("the stamp wrote " + stamped + " of " + expected + " rows");
-        }
-        return rows;
+        return claims(b, shape).claimLeased(c, group, now, until, limit, new MapRows(b));
     }
 
     /** The current row of {@code rs} as a column map by lower-case label. */
@@ -81,7 +89,7 @@ final class ClaimSteps {
     }
 
     /** Claimed rows as column maps; a claimed id without a row fails the test. */
-    private record MapRows(RoleBinding<?> binding) implements ClaimSequence.Rows<Map<String, Object>> {
+    private record MapRows(RoleBinding<?> binding) implements ClaimedRows<Map<String, Object>> {
         @Override
         public Map<String, Object> read(ResultSet rs) throws SQLException {
             return row(rs);

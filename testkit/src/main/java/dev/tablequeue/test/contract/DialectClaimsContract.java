@@ -34,7 +34,7 @@ public abstract class DialectClaimsContract extends DialectFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ROW_LOCK).build();
         if (!dialect.supportsForm(Form.ROW_LOCK)) {
-            assertThatThrownBy(() -> dialect.claimRowLock(b, ClaimShape.ROLES))
+            assertThatThrownBy(() -> dialect.claims(b, ClaimShape.ROLES, false))
                     .isInstanceOf(DialectException.class)
                     .hasMessageContaining(t.getName());
             assertThatThrownBy(() -> dialect.validate(b)).isInstanceOf(DialectException.class);

@@ -230,7 +230,7 @@ public abstract class DialectFixture {
 
     List<Map<String, Object>> claim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
             String group) throws SQLException {
-        return runner.claimInTransaction(c, b, shape, group, now, limit, null);
+        return runner.claimLocked(c, b, shape, group, now, limit);
     }
 
     List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
@@ -249,20 +249,12 @@ public abstract class DialectFixture {
     }
 
     /**
-     * A whole lease claim: its transaction, then the runtime's steps (the guard, the claim, the stamp where the
-     * claim does not stamp its rows, asserted to write each row), the commit.
+     * A whole lease claim as the runtime makes it (the guard, the claim, the stamp where the claim does not stamp
+     * its rows, in a transaction where it needs one), committed.
      */
     private List<Map<String, Object>> leaseClaim(Connection c, RoleBinding<?> b, ClaimShape shape, int limit,
             Instant until, String group, Instant at) throws SQLException {
-        begin(c, b);
-        try {
-            List<Map<String, Object>> rows = runner.claimInTransaction(c, b, shape, group, at, limit, until);
-            commit(c, b);
-            return rows;
-        } catch (SQLException | RuntimeException e) {
-            rollback(c, b);
-            throw e;
-        }
+        return runner.claimLeased(c, b, shape, group, at, limit, until);
     }
 
     private void rollback(Connection c, RoleBinding<?> b) throws SQLException {

@@ -1,15 +1,14 @@
-package dev.tablequeue.broker;
+package dev.tablequeue.internal;
 
 import dev.tablequeue.dialect.TransactionOpening;
-import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 
 /** Opens and ends the transactions of a delivery's work as the dialect's {@link TransactionOpening} says. */
-final class Transactions {
+public final class Transactions {
     private Transactions() {}
 
-    static void begin(Connection c, TransactionOpening opening) throws SQLException {
+    public static void begin(Connection c, TransactionOpening opening) throws SQLException {
         if (opening.explicit()) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
@@ -22,7 +21,7 @@ final class Transactions {
         }
     }
 
-    static void commit(Connection c, TransactionOpening opening) throws SQLException {
+    public static void commit(Connection c, TransactionOpening opening) throws SQLException {
         if (opening.explicit()) {
             Jdbc.execute(c, "COMMIT");
         } else {
@@ -31,7 +30,7 @@ final class Transactions {
         }
     }
 
-    static void rollback(Connection c, TransactionOpening opening) throws SQLException {
+    public static void rollback(Connection c, TransactionOpening opening) throws SQLException {
         if (opening.explicit()) {
             Jdbc.execute(c, "ROLLBACK");
         } else {
@@ -44,7 +43,7 @@ final class Transactions {
      * Rolls back and opens a new transaction on the same connection; auto-commit stays off in between, so no
      * round trip goes to switching it.
      */
-    static void restart(Connection c, TransactionOpening opening) throws SQLException {
+    public static void restart(Connection c, TransactionOpening opening) throws SQLException {
         if (opening.explicit()) {
             Jdbc.execute(c, "ROLLBACK");
         } else {
@@ -56,7 +55,7 @@ final class Transactions {
     }
 
     /** Rolls back, ignoring a failure: used where a failure is already on its way up. */
-    static void rollbackQuietly(Connection c, TransactionOpening opening) {
+    public static void rollbackQuietly(Connection c, TransactionOpening opening) {
         try {
             rollback(c, opening);
         } catch (SQLException | RuntimeException ignored) {
