@@ -107,6 +107,12 @@ class StartRefusalsTest {
         site("JooqQueueDialect: DialectException(name(), b.tableName(), \"a dead letter into a group needs",
                 Scope.LEFT_OUT, "unreachable: built only where the table has a group column (the check) or"
                         + " deadLetter(group) passed Declarations (the start)");
+        site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"the advisory form claims by its cand",
+                Scope.LEFT_OUT, "unreachable: the runtime asks an advisory table for its candidates and keys, never"
+                        + " for a row lock or lease claim");
+        site("StatementClaims: DialectException(dialect.name(), binding.tableName(), \"a table of the \" + bin",
+                Scope.LEFT_OUT, "unreachable: a table's claims are built for its own form, and each form's runtime"
+                        + " calls only its own claim");
         site("MySqlServer: ServerTooOldException(product(), reportedVersion, floor.version(), \"FOR UPDATE",
                 Scope.SHARED, "raised by QueueDialects.detect, which the check calls on each database as the"
                         + " broker does; no server older than the floor is at hand");
