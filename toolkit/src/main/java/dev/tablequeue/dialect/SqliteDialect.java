@@ -63,13 +63,26 @@ public final class SqliteDialect extends JooqQueueDialect {
     /** The statements this dialect's runtime keeps on each driver connection ({@link #statementCache()}). */
     private final StatementCache statements = StatementCache.keptPerConnection();
 
+    /** The name messages give this dialect. */
+    private final String name;
+
     public SqliteDialect() {
+        this("sqlite");
+    }
+
+    /**
+     * SQLite's dialect under another name, for a database whose JDBC driver reports a product of its own but
+     * runs SQLite's SQL and file format (a build or fork of SQLite, a driver that wraps sqlite-jdbc): every
+     * statement and operation is this dialect's, and messages give {@code name}.
+     */
+    public SqliteDialect(String name) {
         super(SQLDialect.SQLITE);
+        this.name = java.util.Objects.requireNonNull(name, "name");
     }
 
     @Override
     public String name() {
-        return "sqlite";
+        return name;
     }
 
     @Override

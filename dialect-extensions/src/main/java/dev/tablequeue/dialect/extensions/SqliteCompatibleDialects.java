@@ -24,6 +24,6 @@ public final class SqliteCompatibleDialects implements QueueDialectProvider {
         boolean served = product != null && Arrays.stream(named.split(","))
                 .map(String::trim)
                 .anyMatch(p -> !p.isEmpty() && p.equalsIgnoreCase(product));
-        return served ? Optional.of(new SqliteCompatibleDialect(product)) : Optional.empty();
+        return served ? Optional.of(SqliteCompatibleDialect.of(product)) : Optional.empty();
     }
 }

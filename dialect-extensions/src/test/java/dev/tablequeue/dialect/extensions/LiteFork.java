@@ -31,7 +31,7 @@ enum LiteFork implements ContractDatabase {
 
     @Override
     public QueueDialect dialect(Connection connection) {
-        return new SqliteCompatibleDialect(PRODUCT);
+        return SqliteCompatibleDialect.of(PRODUCT);
     }
 
     @Override
@@ -52,6 +52,6 @@ enum LiteFork implements ContractDatabase {
 
     @Override
     public QueueBroker.Builder broker(DataSource pool) {
-        return QueueBroker.builder(pool).dialect(new SqliteCompatibleDialect(PRODUCT));
+        return QueueBroker.builder(pool).dialect(SqliteCompatibleDialect.of(PRODUCT));
     }
 }
