@@ -7,11 +7,11 @@
  *
  * <p>{@code dev.tablequeue.internal} holds what the runtime runs statements with (their binds, the JDBC
  * calls, the writer the built-in dialects render with, SQLite's key registry): it is not exported, but to
- * the outbox, which runs its record statements the same way, and to the test kit, whose dialect contract
- * runs a dialect's statements through the runtime's own claim steps.
+ * the outbox, which runs its record statements the same way, and to the contract suites
+ * ({@code tablequeue-contract}), which run a dialect's statements through the runtime's own claim steps.
  */
-// the outbox's and the kit's jars name their modules (dev.tablequeue.outbox, dev.tablequeue.test), outside this
-// build's module path; pgjdbc, required static for LISTEN/NOTIFY, is an automatic module
+// the outbox's and the contract suites' jars name their modules (dev.tablequeue.outbox, dev.tablequeue.contract),
+// outside this build's module path; pgjdbc, required static for LISTEN/NOTIFY, is an automatic module
 @SuppressWarnings({"module", "requires-automatic"})
 module dev.tablequeue {
     requires transitive java.sql;
@@ -31,7 +31,7 @@ module dev.tablequeue {
     exports dev.tablequeue.broker;
     exports dev.tablequeue.dialect;
     exports dev.tablequeue.transport;
-    exports dev.tablequeue.internal to dev.tablequeue.outbox, dev.tablequeue.test;
+    exports dev.tablequeue.internal to dev.tablequeue.outbox, dev.tablequeue.contract;
 
     uses dev.tablequeue.dialect.QueueDialectProvider;
 

@@ -21,13 +21,13 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void the_api_packages_are_exported_and_the_internal_one_only_to_the_outbox_and_the_test_kit() {
+    void the_api_packages_are_exported_and_the_internal_one_only_to_the_outbox_and_the_contract_suites() {
         Map<String, Set<String>> exports = descriptor().exports().stream()
                 .collect(Collectors.toMap(ModuleDescriptor.Exports::source, ModuleDescriptor.Exports::targets));
         assertThat(exports).containsOnlyKeys("dev.tablequeue", "dev.tablequeue.binding", "dev.tablequeue.broker",
                 "dev.tablequeue.dialect", "dev.tablequeue.transport", "dev.tablequeue.internal");
         assertThat(exports.get("dev.tablequeue.internal"))
-                .containsExactlyInAnyOrder("dev.tablequeue.outbox", "dev.tablequeue.test");
+                .containsExactlyInAnyOrder("dev.tablequeue.outbox", "dev.tablequeue.contract");
         assertThat(exports.get("dev.tablequeue.broker")).isEmpty();
     }
 
