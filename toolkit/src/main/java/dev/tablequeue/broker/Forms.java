@@ -65,7 +65,7 @@ final class Forms {
     }
 
     /**
-     * Whether a settlement walks on to its worker's next row ({@link KeyCompleter.WalkOn}): in the advisory
+     * Whether a settlement walks on to its worker's next row ({@link SettlementWalk.Gate}): in the advisory
      * form, where the settle threads write the outcomes, for single deliveries (not {@code batch(n)}, whose
      * claim fills a batch), outside a transactional subscription (whose deliveries each open a transaction)
      * and outside in-process mode (whose claims run where the service calls). The statements decide the rest

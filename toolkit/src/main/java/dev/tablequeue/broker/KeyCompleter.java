@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Where the dialect walks the rows and writes an outcome, releases its key and walks to the next row in one
  * statement ({@link dev.tablequeue.dialect.QueueDialect#advisorySettleAndWalk}), and the subscription opened
- * its {@link WalkOn} gate, a settlement is also its worker's next claim: the worker stays taken while the
+ * its {@link SettlementWalk.Gate} gate, a settlement is also its worker's next claim: the worker stays taken while the
  * statement runs, and a row it took goes into work on the same connection, which keeps its key, as that
  * worker's. So a delivery costs one statement rather than a claim and a settlement. Where it took none, the
  * worker frees and the connection goes back, as after a settlement alone.
@@ -39,39 +39,10 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     private final Settler settler;
     /** The deliveries whose settlement was under way when the drain released the others. */
     private final List<InWork> settling = new CopyOnWriteArrayList<>();
-    private final ClaimSteps steps;
+    /** The walk on to the next row that settlements make where the subscription lets them. */
+    private final SettlementWalk walk;
     /** Where settlements walk on to the next row: the subscription's gate; null where they do not. */
-    private volatile WalkOn walkOn;
-    /**
-     * The settlements still to write without walking on, after a walk gave up behind rows of keys held
-     * elsewhere: where such rows fill the head of the queue, each walk would try as many before giving up, and
-     * the claim thread's candidates, which leave out held keys in one scan, find the free rows behind them.
-     */
-    private final java.util.concurrent.atomic.AtomicInteger walksSkipped = new java.util.concurrent.atomic.AtomicInteger();
-    /** How many settlements after a walk that gave up write without walking on. */
-    static final int SKIPPED_AFTER_A_CUT = 64;
-
-    /**
-     * The subscription's side of a settlement that claims: whether it claims now, and where a row so taken
-     * goes into work.
-     */
-    interface WalkOn {
-        /**
-         * Whether the subscription claims now (running, not paused); where it does, pause and stop wait
-         * until {@link #leave()}, so nothing is claimed once they return.
-         */
-        boolean enter();
-
-        /** Ends what {@link #enter()} began. */
-        void leave();
-
-        /** Puts {@code next} into work on its worker (which it already holds), after a claim of {@code took}. */
-        void start(InWork next, java.time.Duration took);
-
-        /** Reports a settlement's walk that took nothing. */
-        void foundNothing(java.time.Duration took);
-    }
-
+    private volatile SettlementWalk.Gate walkOn;
     KeyCompleter(SubscriptionContext ctx, Settlement settlement, AdvisoryKeys keys, Slots slots, String name,
             int writers) {
         this.ctx = ctx;
@@ -81,14 +52,14 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         this.slots = slots;
         this.writers = writers > 0 ? Executors.newFixedThreadPool(writers, Threads.platform(name)) : null;
         this.settler = new Settler(null, slots, name, 0);
-        this.steps = new ClaimSteps(ctx);
+        this.walk = new SettlementWalk(ctx, settlement.reports);
     }
 
     /**
      * Lets each settlement walk on to its worker's next row, where the statements offer it and the settle
      * threads write the outcomes (not where the claim thread does).
      */
-    void walkOn(WalkOn gate) {
+    void walkOn(SettlementWalk.Gate gate) {
         if (writers != null && !ctx.statements.walking().isEmpty()) {
             this.walkOn = gate;
         }
@@ -111,7 +82,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     @Override
     public void complete(Settlement.Pending p) {
         // a settlement that may claim keeps its worker until it knows whether it took a row
-        WalkOn gate = p.d().tx == null && !p.writesNothing() && !skipsWalk() ? walkOn : null;
+        SettlementWalk.Gate gate = p.d().tx == null && !p.writesNothing() && !walk.skips() ? walkOn : null;
         if (gate == null) {
             slots.handled();
         }
@@ -139,7 +110,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * {@code gate} is given and the settlement took the next row, that row goes into work on the connection
      * instead, on the worker the settled one held.
      */
-    private void settleOnItsConnection(Settlement.Pending p, WalkOn gate) {
+    private void settleOnItsConnection(Settlement.Pending p, SettlementWalk.Gate gate) {
         InWork d = p.d();
         boolean turn = d.tx == null || !d.tx.keeps();
         if (turn) {
@@ -191,7 +162,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      *     delivery was released at shutdown, which returned the connection then); where it walked on
      *     ({@code gate} given, and the subscription still claiming), the row it took
      */
-    private Settled settle(Settlement.Pending p, WalkOn gate) {
+    private Settled settle(Settlement.Pending p, SettlementWalk.Gate gate) {
         InWork d = p.d();
         d.lock.lock();
         try {
@@ -214,7 +185,8 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                             // a failure leaves unknown whether a key the walk locked is held: the session ends
                             unlocked = true;
                             d.evicted = true;
-                            settled = writeAndWalk(d, w, walking);
+                            SettlementWalk.Walked walked = walk.writeAndWalk(d, w, walking);
+                            settled = new Settled(true, walked.next(), walked.took());
                         } finally {
                             gate.leave();
                         }
@@ -243,53 +215,6 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         } finally {
             d.lock.unlock();
         }
-    }
-
-    /** Whether this settlement writes without walking on, as one of those after a walk that gave up. */
-    private boolean skipsWalk() {
-        return walksSkipped.get() > 0 && walksSkipped.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-    }
-
-    /**
-     * The keys the subscription's deliveries in work hold but {@code d}'s: a walk from {@code d}'s settlement
-     * passes over their rows, whose keys other sessions of this process hold (where {@code d}'s own key is
-     * among them, the walk may take its rows: its session holds it).
-     */
-    private List<String> heldBeside(InWork d) {
-        List<String> held = new java.util.ArrayList<>();
-        for (InWork other : ctx.inWork) {
-            String key = other.advisoryKey;
-            if (other != d && key != null && !key.equals(d.advisoryKey)) {
-                held.add(key);
-            }
-        }
-        return held;
-    }
-
-    /**
-     * Runs {@code walking} for {@code w}: the outcome, its key's release and the walk to the next row. The row
-     * it took goes into work on the same connection, unless the release was not confirmed: the connection
-     * then ends its session, which frees the taken row's key too, and the row goes back to the queue.
-     */
-    private Settled writeAndWalk(InWork d, Settlement.Write w, Statement walking) throws SQLException {
-        long began = System.nanoTime();
-        dev.tablequeue.internal.ClaimSequence.SettledWalk<ClaimedRow> r;
-        try {
-            r = steps.settleAndWalk(d.connection, walking, w.plan().binds().copy().heldKeys(heldBeside(d)),
-                    d.advisoryKey);
-        } catch (SQLException e) {
-            throw reports.statementFailed(List.of(w), walking.purpose(), walking.sql(), e);
-        }
-        java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - began);
-        d.evicted = !r.unlocked();
-        // a row taken on a session that did not hold the settled key goes back as the session ends
-        if (!r.walked().took() || d.evicted) {
-            if (r.walked().cut()) {
-                walksSkipped.set(SKIPPED_AFTER_A_CUT);
-            }
-            return new Settled(true, null, took);
-        }
-        return new Settled(true, new InWork(ctx, r.walked().row(), d.connection, r.walked().key(), null), took);
     }
 
     /**

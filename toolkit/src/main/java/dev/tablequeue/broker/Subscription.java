@@ -12,9 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jooq.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,22 +63,12 @@ final class Subscription<T> {
     private Claimer claimer;
     private Completer completer;
     private Deliveries<T> deliveries;
+    private HandlerThreads handlers;
     private volatile boolean running;
-    /** Set by {@link #pause()}: the claim thread claims nothing until {@link #resume()}. */
-    private volatile boolean paused;
-    /** Read by each claim a settlement makes, written by pause and stop to wait for those under way. */
-    private final ReentrantReadWriteLock settlementClaims = new ReentrantReadWriteLock();
-    /**
-     * Held by the claim thread while a claim runs, until its rows are in work, so that {@link #pause()} can
-     * wait for a claim in progress.
-     */
-    private final ReentrantLock claimTurn = new ReentrantLock();
+    /** The claims: the claim thread's loop, the in-process claims, the settlements' claims, and their pause. */
+    private final ClaimLoop<T> loop;
     /** Released when the subscription stops: a failed delivery held before its retry is let go then. */
     private final CountDownLatch stopping = new CountDownLatch(1);
-    /** In-process mode: the most claims one {@link #runInline()} makes. */
-    private static final int INLINE_CLAIMS = 1000;
-    /** Set by a {@link #runInline()} nested in a handler of this thread's own: claim once more. */
-    private volatile boolean inlineAgain;
 
     Subscription(QueueBroker broker, Mount<T> mount, Handler<T> handler) {
         this.broker = broker;
@@ -91,6 +79,7 @@ final class Subscription<T> {
         this.dialect = broker.dialect;
         this.lease = mount.lease != null ? Leases.whole(mount.lease, "the lease of " + queue) : broker.lease;
         this.pollNanos = (mount.pollInterval != null ? mount.pollInterval : broker.pollInterval).toNanos();
+        this.loop = new ClaimLoop<>(this, pollNanos);
     }
 
     /** Checks the declaration, builds the statements and prepares each on the server. */
@@ -148,65 +137,27 @@ final class Subscription<T> {
                 Forms.claimsForSeveral(ctx));
         claimer = Forms.claimer(ctx, settlement, keys);
         completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
-        deliveries = new Deliveries<>(this, handling, slots, completer, pollNanos);
+        handlers = new HandlerThreads(broker, mount, queue);
+        deliveries = new Deliveries<>(this, handling, slots, completer, handlers, pollNanos);
+        loop.begin(slots, claimer, completer, deliveries, handlers);
         if (completer instanceof KeyCompleter keyed && Forms.settlementsWalkOn(ctx, mount)) {
-            keyed.walkOn(new SettlementClaims());
+            keyed.walkOn(loop.settlementClaims());
         }
         completer.start();
         if (!broker.inProcess) {
-            claims = Threads.platform(name + "-claim").newThread(this::claimLoop);
+            claims = Threads.platform(name + "-claim").newThread(loop::run);
             claims.start();
         }
         claimer.start(name);
     }
 
     /**
-     * In-process mode: claims and handles on this thread what is due until a claim finds nothing (at most
-     * {@link #INLINE_CLAIMS} claims), waiting for the outcomes to be written; from a handler of its own, it
-     * makes the running call claim once more instead.
+     * In-process mode: claims and handles on this thread what is due until a claim finds nothing, waiting for
+     * the outcomes to be written ({@link ClaimLoop#runInline}).
      */
     void runInline() {
-        if (!running || paused) {
-            return;
-        }
-        if (claimTurn.isHeldByCurrentThread()) {
-            inlineAgain = true;
-            return;
-        }
-        long deadline = System.nanoTime() + broker.drainTimeout.toNanos();
-        try {
-            for (int claim = 0; claim < INLINE_CLAIMS; claim++) {
-                int dispatched;
-                // one caller at a time: another thread's publish waits here for this one's claim and handlers
-                claimTurn.lock();
-                try {
-                    inlineAgain = false;
-                    completer.beforeClaim();
-                    int free = slots.take(mount.batch > 0 ? mount.batch : mount.workers, 0);
-                    deliveries.claimBegins();
-                    try {
-                        if (free > 0) {
-                            claimUnlessPaused(free);
-                        }
-                    } finally {
-                        dispatched = deliveries.dispatched();
-                        slots.giveBack(free - dispatched);
-                    }
-                    completer.beforeClaim();
-                } finally {
-                    claimTurn.unlock();
-                }
-                slots.awaitAllSettled(deadline);
-                if (dispatched == 0 && !inlineAgain) {
-                    return;
-                }
-            }
-            LOG.warn("{} ran {} claims in process without running out of due rows; what is still due runs at the"
-                    + " next publish or runDue()", queue, INLINE_CLAIMS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new dev.tablequeue.TableQueueException("the in-process claim on " + queue + " failed: " + e, e);
+        if (running) {
+            loop.runInline();
         }
     }
 
@@ -262,7 +213,7 @@ final class Subscription<T> {
         long until = System.nanoTime() + CLOSE_GRACE.toNanos();
         try {
             // the claim thread gives back what it still takes; one still in a handler takes nothing more
-            if (claims != null && !deliveries.claimThreadHandling()) {
+            if (claims != null && !handlers.claimThreadHandling()) {
                 claims.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
             }
         } catch (InterruptedException e) {
@@ -270,117 +221,12 @@ final class Subscription<T> {
         }
         completer.awaitUnderWay(until);
         claimer.awaitStopped(until);
-        deliveries.shutdown();
-        if (claims != null && claims.isAlive() && !deliveries.claimThreadHandling()) {
+        handlers.shutdown();
+        if (claims != null && claims.isAlive() && !handlers.claimThreadHandling()) {
             LOG.warn("the claim thread of {} is still in a statement {} after the drain timeout; a row it takes"
                     + " is given back at once", queue, CLOSE_GRACE);
         }
         return new Drain(released, closed, abandoned);
-    }
-
-    /** Claims rows for the free workers until the subscription stops. */
-    private void claimLoop() {
-        deliveries.claimsOn(Thread.currentThread());
-        try {
-            claimUntilStopped();
-        } finally {
-            completer.claimsEnded();
-        }
-    }
-
-    private void claimUntilStopped() {
-        long backoff = 0;
-        while (running) {
-            long idle = wakeup.sequence();
-            completer.beforeClaim();
-            if (paused) {
-                // nothing is claimed; a resume, a stop or an outcome for this thread to write ends the wait
-                try {
-                    wakeup.await(idle, pollNanos);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                continue;
-            }
-            int free;
-            try {
-                free = slots.take(mount.batch > 0 ? mount.batch : mount.workers, pollNanos);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (free == 0) {
-                continue;
-            }
-            completer.beforeClaim();
-            long seen = wakeup.sequence();
-            deliveries.claimBegins();
-            Throwable failed = null;
-            boolean interrupted = false;
-            try {
-                long began = System.nanoTime();
-                if (claimUnlessPaused(free)) {
-                    long nanos = System.nanoTime() - began;
-                    Duration took = Duration.ofNanos(nanos);
-                    int rows = deliveries.dispatched();
-                    if (rows > 0) {
-                        slots.claimTook(nanos);
-                    }
-                    deliveries.tell(() -> broker.listener.claimed(queue, rows, took));
-                }
-                backoff = 0;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (Throwable e) {
-                failed = e;
-            } finally {
-                slots.giveBack(free - deliveries.dispatched());
-            }
-            // with one worker, its handler runs here, on this thread, once the claim has ended
-            deliveries.runDeferred();
-            if (interrupted) {
-                return;
-            }
-            if (failed != null) {
-                // a claim that fails (the table dropped, the server restarting) never ends the loop
-                if (!running) {
-                    return;
-                }
-                backoff = Math.min(Math.max(100, backoff * 2), 30_000);
-                LOG.warn("claim on {} failed, claiming again in {} ms: {}", queue, backoff, failed.toString());
-                broker.listener.claimFailed(queue, failed);
-                try {
-                    wakeup.await(wakeup.sequence(), TimeUnit.MILLISECONDS.toNanos(backoff));
-                } catch (InterruptedException stop) {
-                    return;
-                }
-                continue;
-            }
-            if (deliveries.dispatched() == 0 && running) {
-                try {
-                    wakeup.await(seen, pollNanos);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Claims rows for {@code free} workers, unless the subscription was paused meanwhile; false where it was. */
-    private boolean claimUnlessPaused(int free) throws Exception {
-        claimTurn.lock();
-        try {
-            if (paused) {
-                return false;
-            }
-            try {
-                claimer.claim(free, deliveries);
-            } finally {
-                deliveries.claimEnds();
-            }
-            return true;
-        } finally {
-            claimTurn.unlock();
-        }
     }
 
     /**
@@ -389,53 +235,16 @@ final class Subscription<T> {
      * subscription starts, it makes it start paused.
      */
     void pause() {
-        paused = true;
-        claimTurn.lock();
-        claimTurn.unlock();
-        settlementClaims.writeLock().lock();
-        settlementClaims.writeLock().unlock();
-    }
-
-    /**
-     * The claims settlements make ({@link KeyCompleter.WalkOn}): each runs while the subscription claims,
-     * under {@link #settlementClaims}' read lock, so that pause and stop return only once none is under way.
-     */
-    private final class SettlementClaims implements KeyCompleter.WalkOn {
-        @Override
-        public boolean enter() {
-            settlementClaims.readLock().lock();
-            if (running && !paused) {
-                return true;
-            }
-            settlementClaims.readLock().unlock();
-            return false;
-        }
-
-        @Override
-        public void leave() {
-            settlementClaims.readLock().unlock();
-        }
-
-        @Override
-        public void start(InWork next, Duration took) {
-            deliveries.tell(() -> broker.listener.claimed(queue, 1, took));
-            deliveries.start(next);
-        }
-
-        @Override
-        public void foundNothing(Duration took) {
-            deliveries.tell(() -> broker.listener.claimed(queue, 0, took));
-        }
+        loop.pause();
     }
 
     /** Claims again, at once. */
     void resume() {
-        paused = false;
-        wakeup.wake();
+        loop.resume();
     }
 
     boolean paused() {
-        return paused;
+        return loop.paused();
     }
 
     boolean isRunning() {
@@ -446,9 +255,7 @@ final class Subscription<T> {
     void stopAndAwaitClaims() {
         stop();
         try {
-            if (settlementClaims.writeLock().tryLock(CLOSE_GRACE.toNanos(), TimeUnit.NANOSECONDS)) {
-                settlementClaims.writeLock().unlock();
-            }
+            loop.awaitSettlementClaims(CLOSE_GRACE);
             // a handler on the claim thread itself ends its claim loop when it returns
             if (claims != null && claims != Thread.currentThread()) {
                 claims.join(CLOSE_GRACE);
