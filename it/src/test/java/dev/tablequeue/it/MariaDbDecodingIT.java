@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DecodingContract;
 
-/** The decoding suite (published in the kit) on MariaDB. */
+/** The decoding suite on MariaDB. */
 class MariaDbDecodingIT extends DecodingContract {
 
     @Override

@@ -3,7 +3,7 @@ package dev.tablequeue.it;
 import dev.tablequeue.test.contract.DialectAdvisoryContract;
 
 /**
- * The dialect contract's advisory locks (published in the kit) on MariaDB, with the dialect picked from what the
+ * The dialect contract's advisory locks on MariaDB, with the dialect picked from what the
  * driver reports.
  */
 class MariaDbDialectAdvisoryIT extends DialectAdvisoryContract {

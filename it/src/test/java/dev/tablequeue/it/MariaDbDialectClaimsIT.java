@@ -3,7 +3,7 @@ package dev.tablequeue.it;
 import dev.tablequeue.test.contract.DialectClaimsContract;
 
 /**
- * The dialect contract's claims (published in the kit) on MariaDB, with the dialect picked from what the driver
+ * The dialect contract's claims on MariaDB, with the dialect picked from what the driver
  * reports.
  */
 class MariaDbDialectClaimsIT extends DialectClaimsContract {

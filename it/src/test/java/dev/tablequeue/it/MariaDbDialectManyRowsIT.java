@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectManyRowsContract;
 
-/** The dialect contract's settlements of many rows (published in the kit) on MariaDB: JSON_TABLE. */
+/** The dialect contract's settlements of many rows on MariaDB: JSON_TABLE. */
 class MariaDbDialectManyRowsIT extends DialectManyRowsContract {
 
     @Override

@@ -3,7 +3,7 @@ package dev.tablequeue.it;
 import dev.tablequeue.test.contract.DialectSettlementsContract;
 
 /**
- * The dialect contract's settlements (published in the kit) on MariaDB, with the dialect picked from what the
+ * The dialect contract's settlements on MariaDB, with the dialect picked from what the
  * driver reports.
  */
 class MariaDbDialectSettlementsIT extends DialectSettlementsContract {

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.HandlerFailureContract;
 
-/** The handler failure suite (published in the kit) on MariaDB. */
+/** The handler failure suite on MariaDB. */
 class MariaDbHandlerFailureIT extends HandlerFailureContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.LeaseContract;
 
-/** The lease suite (published in the kit) on MariaDB. */
+/** The lease suite on MariaDB. */
 class MariaDbLeaseIT extends LeaseContract {
 
     @Override

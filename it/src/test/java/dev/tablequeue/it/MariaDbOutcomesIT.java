@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.OutcomesContract;
 
-/** The outcomes suite (published in the kit) on MariaDB, in every form. */
+/** The outcomes suite on MariaDB, in every form. */
 class MariaDbOutcomesIT extends OutcomesContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.SettlementContract;
 
-/** The settlement suite (published in the kit) on MariaDB. */
+/** The settlement suite on MariaDB. */
 class MariaDbSettlementIT extends SettlementContract {
 
     @Override

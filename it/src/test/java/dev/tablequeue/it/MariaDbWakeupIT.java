@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.WakeupContract;
 
-/** The wake-up suite (published in the kit) on MariaDB. */
+/** The wake-up suite on MariaDB. */
 class MariaDbWakeupIT extends WakeupContract {
 
     @Override

@@ -3,7 +3,7 @@ package dev.tablequeue.it;
 import dev.tablequeue.test.contract.LeaseContract;
 
 /**
- * The lease suite (published in the kit) on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped
+ * The lease suite on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped
  * otherwise).
  */
 class MySqlLeaseIT extends LeaseContract {

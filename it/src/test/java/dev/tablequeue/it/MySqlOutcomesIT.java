@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.OutcomesContract;
 
-/** The outcomes suite (published in the kit) on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
+/** The outcomes suite on MySQL 8, where {@code TABLEQUEUE_MYSQL_URL} names a server (skipped otherwise). */
 class MySqlOutcomesIT extends OutcomesContract {
 
     @Override

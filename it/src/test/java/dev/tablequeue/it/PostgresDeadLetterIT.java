@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DeadLetterContract;
 
-/** The dead-letter suite (published in the kit) on PostgreSQL, in every form. */
+/** The dead-letter suite on PostgreSQL, in every form. */
 class PostgresDeadLetterIT extends DeadLetterContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DecodingContract;
 
-/** The decoding suite (published in the kit) on PostgreSQL. */
+/** The decoding suite on PostgreSQL. */
 class PostgresDecodingIT extends DecodingContract {
 
     @Override

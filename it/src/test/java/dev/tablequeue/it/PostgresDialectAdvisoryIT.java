@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectAdvisoryContract;
 
-/** The dialect contract's advisory locks (published in the kit) on PostgreSQL. */
+/** The dialect contract's advisory locks on PostgreSQL. */
 class PostgresDialectAdvisoryIT extends DialectAdvisoryContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectClaimsContract;
 
-/** The dialect contract's claims (published in the kit) on PostgreSQL. */
+/** The dialect contract's claims on PostgreSQL. */
 class PostgresDialectClaimsIT extends DialectClaimsContract {
 
     @Override

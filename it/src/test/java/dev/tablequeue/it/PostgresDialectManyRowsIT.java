@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectManyRowsContract;
 
-/** The dialect contract's settlements of many rows (published in the kit) on PostgreSQL: unnested arrays. */
+/** The dialect contract's settlements of many rows on PostgreSQL: unnested arrays. */
 class PostgresDialectManyRowsIT extends DialectManyRowsContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
 
-/** The dialect contract's reads, writes and openings (published in the kit) on PostgreSQL. */
+/** The dialect contract's reads, writes and openings on PostgreSQL. */
 class PostgresDialectReadsAndWritesIT extends DialectReadsAndWritesContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectSettlementsContract;
 
-/** The dialect contract's settlements (published in the kit) on PostgreSQL. */
+/** The dialect contract's settlements on PostgreSQL. */
 class PostgresDialectSettlementsIT extends DialectSettlementsContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.HandlerFailureContract;
 
-/** The handler failure suite (published in the kit) on PostgreSQL. */
+/** The handler failure suite on PostgreSQL. */
 class PostgresHandlerFailureIT extends HandlerFailureContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.LeaseContract;
 
-/** The lease suite (published in the kit) on PostgreSQL. */
+/** The lease suite on PostgreSQL. */
 class PostgresLeaseIT extends LeaseContract {
 
     @Override

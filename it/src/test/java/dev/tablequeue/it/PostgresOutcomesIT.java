@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.OutcomesContract;
 
-/** The outcomes suite (published in the kit) on PostgreSQL, in every form. */
+/** The outcomes suite on PostgreSQL, in every form. */
 class PostgresOutcomesIT extends OutcomesContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.SettlementContract;
 
-/** The settlement suite (published in the kit) on PostgreSQL. */
+/** The settlement suite on PostgreSQL. */
 class PostgresSettlementIT extends SettlementContract {
 
     @Override

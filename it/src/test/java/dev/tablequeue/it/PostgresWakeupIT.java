@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.WakeupContract;
 
-/** The wake-up suite (published in the kit) on PostgreSQL. */
+/** The wake-up suite on PostgreSQL. */
 class PostgresWakeupIT extends WakeupContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DeadLetterContract;
 
-/** The dead-letter suite (published in the kit) on SQLite, in the lease and advisory forms. */
+/** The dead-letter suite on SQLite, in the lease and advisory forms. */
 class SqliteDeadLetterIT extends DeadLetterContract {
 
     @Override

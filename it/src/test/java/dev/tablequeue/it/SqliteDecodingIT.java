@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DecodingContract;
 
-/** The decoding suite (published in the kit) on a SQLite file. */
+/** The decoding suite on a SQLite file. */
 class SqliteDecodingIT extends DecodingContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectAdvisoryContract;
 
-/** The dialect contract's advisory locks (published in the kit) on a SQLite file: times as SqliteTime text. */
+/** The dialect contract's advisory locks on a SQLite file: times as SqliteTime text. */
 class SqliteDialectAdvisoryIT extends DialectAdvisoryContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectClaimsContract;
 
-/** The dialect contract's claims (published in the kit) on a SQLite file: times as SqliteTime text. */
+/** The dialect contract's claims on a SQLite file: times as SqliteTime text. */
 class SqliteDialectClaimsIT extends DialectClaimsContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectManyRowsContract;
 
-/** The dialect contract's settlements of many rows (published in the kit) on a SQLite file: json_each. */
+/** The dialect contract's settlements of many rows on a SQLite file: json_each. */
 class SqliteDialectManyRowsIT extends DialectManyRowsContract {
 
     @Override

@@ -3,7 +3,7 @@ package dev.tablequeue.it;
 import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
 
 /**
- * The dialect contract's reads, writes and openings (published in the kit) on a SQLite file: times as SqliteTime
+ * The dialect contract's reads, writes and openings on a SQLite file: times as SqliteTime
  * text.
  */
 class SqliteDialectReadsAndWritesIT extends DialectReadsAndWritesContract {

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.DialectSettlementsContract;
 
-/** The dialect contract's settlements (published in the kit) on a SQLite file: times as SqliteTime text. */
+/** The dialect contract's settlements on a SQLite file: times as SqliteTime text. */
 class SqliteDialectSettlementsIT extends DialectSettlementsContract {
 
     @Override

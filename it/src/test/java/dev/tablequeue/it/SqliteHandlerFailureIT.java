@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.HandlerFailureContract;
 
-/** The handler failure suite (published in the kit) on a SQLite file. */
+/** The handler failure suite on a SQLite file. */
 class SqliteHandlerFailureIT extends HandlerFailureContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.LeaseContract;
 
-/** The lease suite (published in the kit) on a SQLite file, which has no server sessions to kill. */
+/** The lease suite on a SQLite file, which has no server sessions to kill. */
 class SqliteLeaseIT extends LeaseContract {
 
     @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The outcomes suite (published in the kit) on a SQLite file: the lease and advisory forms; and the threads
+ * The outcomes suite on a SQLite file: the lease and advisory forms; and the threads
  * outcomes are written on.
  */
 class SqliteOutcomesIT extends OutcomesContract {

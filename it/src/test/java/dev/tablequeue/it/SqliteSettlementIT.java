@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.SettlementContract;
 
-/** The settlement suite (published in the kit) on a SQLite file. */
+/** The settlement suite on a SQLite file. */
 class SqliteSettlementIT extends SettlementContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.WakeupContract;
 
-/** The wake-up suite (published in the kit) on a SQLite file: the lease and advisory forms. */
+/** The wake-up suite on a SQLite file: the lease and advisory forms. */
 class SqliteWakeupIT extends WakeupContract {
 
     @Override

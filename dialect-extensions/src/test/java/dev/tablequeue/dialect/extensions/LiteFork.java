@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 import org.jooq.DataType;
 
 /**
- * {@link SqliteCompatibleDialect} as the kit's contract suites run it: on a SQLite file, the dialect built for
+ * {@link SqliteCompatibleDialect} as the contract suites run it: on a SQLite file, the dialect built for
  * a product the driver would report as "LiteFork", and a broker given that dialect (no provider is asked: the
  * suites prove the dialect, and {@link SqliteCompatibleDialectsTest} its detection).
  */

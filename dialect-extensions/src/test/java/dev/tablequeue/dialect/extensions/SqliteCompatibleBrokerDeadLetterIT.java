@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DeadLetterContract;
 
-/** The broker dead-letter suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker dead-letter suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerDeadLetterIT extends DeadLetterContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DecodingContract;
 
-/** The broker decoding suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker decoding suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerDecodingIT extends DecodingContract {
 
     @Override

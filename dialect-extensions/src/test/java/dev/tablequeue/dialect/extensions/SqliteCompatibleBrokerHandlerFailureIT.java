@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.HandlerFailureContract;
 
-/** The broker handler failure suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker handler failure suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerHandlerFailureIT extends HandlerFailureContract {
 
     @Override

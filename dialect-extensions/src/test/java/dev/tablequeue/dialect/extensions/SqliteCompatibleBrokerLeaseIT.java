@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.LeaseContract;
 
-/** The broker lease suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker lease suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerLeaseIT extends LeaseContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.OutcomesContract;
 
-/** The broker outcomes suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker outcomes suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerOutcomesIT extends OutcomesContract {
 
     @Override

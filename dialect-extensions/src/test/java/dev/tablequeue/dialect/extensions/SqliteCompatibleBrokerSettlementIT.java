@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.SettlementContract;
 
-/** The broker settlement suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker settlement suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerSettlementIT extends SettlementContract {
 
     @Override

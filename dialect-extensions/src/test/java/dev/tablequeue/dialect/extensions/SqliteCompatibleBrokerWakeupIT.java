@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.WakeupContract;
 
-/** The broker wake-up suite, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The broker wake-up suite, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleBrokerWakeupIT extends WakeupContract {
 
     @Override

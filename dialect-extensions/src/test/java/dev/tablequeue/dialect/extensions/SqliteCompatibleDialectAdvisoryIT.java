@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DialectAdvisoryContract;
 
-/** The dialect contract's advisory locks, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The dialect contract's advisory locks, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleDialectAdvisoryIT extends DialectAdvisoryContract {
 
     @Override

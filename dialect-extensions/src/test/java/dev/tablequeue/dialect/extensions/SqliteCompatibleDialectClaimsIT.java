@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DialectClaimsContract;
 
-/** The dialect contract's claims, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The dialect contract's claims, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleDialectClaimsIT extends DialectClaimsContract {
 
     @Override

@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DialectReadsAndWritesContract;
 
-/** The dialect contract's reads, writes and openings, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The dialect contract's reads, writes and openings, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleDialectReadsAndWritesIT extends DialectReadsAndWritesContract {
 
     @Override

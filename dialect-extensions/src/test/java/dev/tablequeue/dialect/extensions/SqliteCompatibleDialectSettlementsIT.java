@@ -2,7 +2,7 @@ package dev.tablequeue.dialect.extensions;
 
 import dev.tablequeue.test.contract.DialectSettlementsContract;
 
-/** The dialect contract's settlements, published in the kit, run on {@link SqliteCompatibleDialect}. */
+/** The dialect contract's settlements, run on {@link SqliteCompatibleDialect}. */
 class SqliteCompatibleDialectSettlementsIT extends DialectSettlementsContract {
 
     @Override
