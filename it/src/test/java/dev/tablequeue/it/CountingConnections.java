@@ -1,13 +1,8 @@
 package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.ForwardingDataSource;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -97,23 +92,10 @@ final class CountingConnections extends ForwardingDataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return wrap(target.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-        return wrap(target.getConnection(user, password));
-    }
-
-    private Connection wrap(Connection c) {
+    protected Connection lend(Connection c) {
         int number = lent.incrementAndGet();
-        InvocationHandler handler = (proxy, method, args) -> {
-            Object own = handsOverTarget ? null : ownAnswer(proxy, method, args);
-            if (own != null) {
-                return own;
-            }
-            Object result = invoke(c, method, args);
+        Call<Connection> call = (target, method, args) -> {
+            Object result = forward(target, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {
                 prepared.add(sql);
@@ -122,12 +104,11 @@ final class CountingConnections extends ForwardingDataSource {
             }
             return result;
         };
-        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                handler);
+        return handsOverTarget ? proxy(Connection.class, c, call) : intercepting(c, call);
     }
 
-    private PreparedStatement counting(PreparedStatement ps, String sql) {
-        InvocationHandler handler = (proxy, method, args) -> {
+    private PreparedStatement counting(PreparedStatement statement, String sql) {
+        return intercepting(statement, (ps, method, args) -> {
             if (EXECUTIONS.contains(method.getName()) && (args == null || args.length == 0)) {
                 executed.add(sql);
             }
@@ -135,17 +116,7 @@ final class CountingConnections extends ForwardingDataSource {
                     && args[1] instanceof String[] texts) {
                 textArrays.add(List.of(texts));
             }
-            return invoke(ps, method, args);
-        };
-        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, handler);
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+            return forward(ps, method, args);
+        });
     }
 }

@@ -1,10 +1,6 @@
 package dev.tablequeue.it;
 
 import dev.tablequeue.test.contract.ForwardingDataSource;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -30,51 +26,26 @@ final class HeldDeletes extends ForwardingDataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return wrap(target.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-        return wrap(target.getConnection(user, password));
-    }
-
-    private Connection wrap(Connection c) {
-        InvocationHandler handler = (proxy, method, args) -> {
-            Object own = ownAnswer(proxy, method, args);
-            if (own != null) {
-                return own;
-            }
-            Object result = invoke(c, method, args);
+    protected Connection lend(Connection c) {
+        return intercepting(c, (target, method, args) -> {
+            Object result = forward(target, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && CountingConnections.plain(sql).startsWith("delete")) {
                 return held((PreparedStatement) result);
             }
             return result;
-        };
-        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                handler);
+        });
     }
 
-    private PreparedStatement held(PreparedStatement ps) {
-        InvocationHandler handler = (proxy, method, args) -> {
+    private PreparedStatement held(PreparedStatement statement) {
+        return intercepting(statement, (ps, method, args) -> {
             if (EXECUTIONS.contains(method.getName()) && (args == null || args.length == 0)) {
                 entered.countDown();
                 if (!release.await(60, TimeUnit.SECONDS)) {
                     throw new SQLException("the test never released the held DELETE");
                 }
             }
-            return invoke(ps, method, args);
-        };
-        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, handler);
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+            return forward(ps, method, args);
+        });
     }
 }

@@ -9,8 +9,6 @@ import dev.tablequeue.TableQueueException;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.PublishResult;
 import dev.tablequeue.test.contract.ForwardingDataSource;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -337,21 +335,12 @@ public abstract class OutboxContract extends OutboxFixture {
 
         try (Connection c = pool.getConnection(); AfterCommit after = started.outbox().afterCommit()) {
             c.setAutoCommit(false);
-            Connection counted = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                        Object own = ForwardingDataSource.ownAnswer(proxy, method, args);
-                        if (own != null) {
-                            return own;
-                        }
-                        if (method.getName().startsWith("prepare")) {
-                            prepared.incrementAndGet();
-                        }
-                        try {
-                            return method.invoke(c, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            Connection counted = ForwardingDataSource.intercepting(c, (target, method, args) -> {
+                if (method.getName().startsWith("prepare")) {
+                    prepared.incrementAndGet();
+                }
+                return ForwardingDataSource.forward(target, method, args);
+            });
             started.transport().publish(DSL.using(counted, database().sqlDialect()), "orders", new Order(5));
             c.commit();
             after.committed();

@@ -1,12 +1,7 @@
 package dev.tablequeue.test.contract;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -54,59 +49,34 @@ final class FailingConnections extends ForwardingDataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        return wrap(target.getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String user, String password) throws SQLException {
-        return wrap(target.getConnection(user, password));
-    }
-
-    private Connection wrap(Connection c) {
-        InvocationHandler handler = (proxy, method, args) -> {
-            Object own = ownAnswer(proxy, method, args);
-            if (own != null) {
-                return own;
-            }
-            Object result = invoke(c, method, args);
+    protected Connection lend(Connection c) {
+        return intercepting(c, (target, method, args) -> {
+            Object result = forward(target, method, args);
             if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
                     && kind.test(sql)) {
                 return statement((PreparedStatement) result);
             }
             return result;
-        };
-        return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Connection.class},
-                handler);
+        });
     }
 
-    private PreparedStatement statement(PreparedStatement ps) {
-        InvocationHandler handler = (proxy, method, args) -> {
+    private PreparedStatement statement(PreparedStatement statement) {
+        return intercepting(statement, (ps, method, args) -> {
             if (!method.getName().equals("executeUpdate") || args != null) {
-                return invoke(ps, method, args);
+                return forward(ps, method, args);
             }
             When when = armed.getAndSet(null);
             if (when == null) {
                 if (failed.getCount() == 0) {
                     runAfter.incrementAndGet();
                 }
-                return invoke(ps, method, args);
+                return forward(ps, method, args);
             }
             if (when == When.AFTER) {
-                invoke(ps, method, args);
+                forward(ps, method, args);
             }
             failed.countDown();
             throw new SQLNonTransientConnectionException("the test cut the connection off (" + when + ")", "08006");
-        };
-        return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, handler);
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
+        });
     }
 }

@@ -1,7 +1,11 @@
 package dev.tablequeue.test.contract;
 
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import javax.sql.DataSource;
@@ -9,7 +13,9 @@ import javax.sql.DataSource;
 /**
  * A data source that hands out another's connections, and is neither a HikariCP pool nor a wrapper of one (so
  * the broker cannot read its size): the base of the suites' data sources that change what a pool gives, and
- * of a service's own test data sources that count or fail its connections.
+ * of a service's own test data sources that count or fail its connections. A subclass changes the connections
+ * it lends ({@link #lend}), most often into proxies ({@link #intercepting}) whose calls it watches, delays or fails
+ * before it {@link #forward}s them.
  */
 public abstract class ForwardingDataSource implements DataSource {
     /** The data source whose connections this one hands out. */
@@ -21,12 +27,61 @@ public abstract class ForwardingDataSource implements DataSource {
     }
 
     /**
-     * What a connection proxy of a subclass answers itself rather than forwards: {@code unwrap(Connection.class)}
+     * What a proxy does with one call on it: answers it, or passes it on to {@code target} ({@link #forward}).
+     *
+     * @param <T> the type the proxy stands for
+     */
+    @FunctionalInterface
+    public interface Call<T> {
+        /** The answer to {@code method} called with {@code args} on the proxy of {@code target}. */
+        Object on(T target, Method method, Object[] args) throws Throwable;
+    }
+
+    /** The connection this data source lends in place of {@code connection}, one of its target's: that one itself. */
+    protected Connection lend(Connection connection) throws SQLException {
+        return connection;
+    }
+
+    /**
+     * A connection that answers {@code unwrap(Connection.class)} and {@code isWrapperFor(Connection.class)} itself
+     * ({@link #ownAnswer}), so that it sees every statement prepared on it, and hands every other call to
+     * {@code call}.
+     */
+    public static Connection intercepting(Connection connection, Call<Connection> call) {
+        return (Connection) Proxy.newProxyInstance(ForwardingDataSource.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    Object own = ownAnswer(proxy, method, args);
+                    return own != null ? own : call.on(connection, method, args);
+                });
+    }
+
+    /** A statement that hands every call on it to {@code call}. */
+    public static PreparedStatement intercepting(PreparedStatement statement, Call<PreparedStatement> call) {
+        return proxy(PreparedStatement.class, statement, call);
+    }
+
+    /** A proxy of {@code type} over {@code target} that hands every call on it to {@code call}. */
+    public static <T> T proxy(Class<T> type, T target, Call<T> call) {
+        return type.cast(Proxy.newProxyInstance(ForwardingDataSource.class.getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> call.on(target, method, args)));
+    }
+
+    /** Calls {@code method} on {@code target} with {@code args}, throwing what it throws (not its reflective wrapper). */
+    public static Object forward(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * What a connection proxy answers itself rather than forwards: {@code unwrap(Connection.class)}
      * (the proxy) and {@code isWrapperFor(Connection.class)} (true). A dialect that keeps its statements on the
      * driver's connection (SQLite's) prepares them on what {@code unwrap(Connection.class)} hands over, so a proxy
      * that must see every statement answers with itself. Null for any other call, which the proxy forwards.
      */
-    public static Object ownAnswer(Object proxy, java.lang.reflect.Method method, Object[] args) {
+    private static Object ownAnswer(Object proxy, Method method, Object[] args) {
         if (args == null || args.length != 1 || args[0] != Connection.class) {
             return null;
         }
@@ -39,12 +94,12 @@ public abstract class ForwardingDataSource implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        return target.getConnection();
+        return lend(target.getConnection());
     }
 
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
-        return target.getConnection(user, password);
+        return lend(target.getConnection(user, password));
     }
 
     @Override
