@@ -191,7 +191,8 @@ abstract class GuideTablesContract {
 
     /** The server's plan of the claim {@code form} runs, as text. */
     private String claimPlan(Form form) throws SQLException {
-        Statement claim = SubscriptionStatements.build(dialect, binding(form), ClaimShape.ROLES, false, null).claim();
+        Statement claim = SubscriptionStatements.build(dialect, binding(form), ClaimShape.ROLES, false, null).all()
+                .get(0);
         Instant now = Instant.now();
         Binds binds = new Binds().group(EXPLAINED).now(now).limit(4).leaseUntil(now.plusSeconds(30))
                 .leaseHeld(now.plusSeconds(30));

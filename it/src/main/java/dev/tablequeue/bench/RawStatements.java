@@ -27,18 +27,23 @@ record RawStatements(
         ClaimShape shape = ClaimShape.ROLES;
         Form form = binding.form();
         boolean advisory = form == Form.ADVISORY;
-        // the claim first, then (lease form, where the claim does not stamp its rows) the stamp of one row
-        List<Statement> claims = advisory ? List.of() : dialect.claims(binding, shape, false).statements();
+        // the claim first, then (lease form, where the claim does not stamp its rows) the stamp of one row;
+        // advisory: the candidates, the take, then (where the take does not return its row) the fetch
+        List<Statement> claims = advisory ? dialect.keys(binding, shape, false).statements()
+                : dialect.claims(binding, shape, false).statements();
         return new RawStatements(
-                advisory ? dialect.advisoryCandidates(binding) : claims.get(0),
-                claims.stream().filter(s -> s.purpose().equals("lease stamp")).findFirst().orElse(null),
-                advisory ? dialect.advisoryTake(binding, shape) : null,
-                advisory && !dialect.advisoryTakeReturnsRows(binding)
-                        ? dialect.fetchByIds(binding, shape, 1, true)
-                        : null,
+                claims.get(0),
+                purposed(claims, "lease stamp"),
+                advisory ? claims.get(1) : null,
+                advisory ? purposed(claims, "fetch") : null,
                 advisory ? dialect.advisoryLock(binding).orElse(null) : null,
                 advisory ? dialect.advisoryUnlock(binding).orElse(null) : null,
                 dialect.ack(binding),
                 dialect.transactionOpening(binding));
+    }
+
+    /** The statement of {@code purpose} among {@code statements}, or null. */
+    private static Statement purposed(List<Statement> statements, String purpose) {
+        return statements.stream().filter(s -> s.purpose().equals(purpose)).findFirst().orElse(null);
     }
 }

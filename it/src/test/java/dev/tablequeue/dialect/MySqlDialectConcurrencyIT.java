@@ -7,7 +7,6 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -120,7 +119,7 @@ class MySqlDialectConcurrencyIT {
             }
             case ADVISORY -> {
                 var steps = sql.steps(b, ClaimShape.IDS, "a", now);
-                for (ClaimSequence.Candidate candidate : steps.candidates(c, limit)) {
+                for (QueueKeys.Candidate candidate : steps.candidates(c, limit)) {
                     long id = ((Number) candidate.id()).longValue();
                     Binds key = new Binds().key(candidate.key());
                     if (!sql.answer(c, dialect.advisoryLock(b).orElseThrow(), key)) {

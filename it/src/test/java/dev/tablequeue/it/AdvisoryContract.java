@@ -237,7 +237,7 @@ public abstract class AdvisoryContract extends BrokerFixture {
             boolean walksOn;
             try (Connection c = pool.getConnection()) {
                 var dialect = database().dialect(c);
-                walksOn = dialect.advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent()
+                walksOn = dialect.keys(b, dev.tablequeue.dialect.ClaimShape.ROWS, false).walks()
                         && dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
                         .isPresent();
             }
@@ -325,7 +325,7 @@ public abstract class AdvisoryContract extends BrokerFixture {
             Jobs t = newTable();
             RoleBinding<Record> b = binding(t, Form.ADVISORY);
             try (Connection c = pool.getConnection()) {
-                assumeTrue(database().dialect(c).advisoryWalk(b, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent(),
+                assumeTrue(database().dialect(c).keys(b, dev.tablequeue.dialect.ClaimShape.ROWS, false).walks(),
                         "the dialect walks the rows");
             }
             CountingConnections counting = new CountingConnections(pool, sql -> true);

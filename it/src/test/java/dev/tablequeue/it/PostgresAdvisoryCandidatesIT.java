@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.PostgresDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
@@ -61,7 +62,7 @@ class PostgresAdvisoryCandidatesIT {
 
     @Test
     void the_candidates_read_the_lock_table_once_and_pass_over_the_held_keys() throws Exception {
-        Statement candidates = dialect.advisoryCandidates(binding);
+        Statement candidates = dialect.keys(binding, ClaimShape.ROLES, false).statements().get(0);
         int limit = 200;
         try (Connection holder = db.connect(); Connection claimer = db.connect()) {
             // another session holds the keys of the first rows in claim order

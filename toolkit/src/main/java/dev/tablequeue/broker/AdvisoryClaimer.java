@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.QueueKeys;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -14,20 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Advisory: for one free worker, where the dialect walks the rows ({@link
- * dev.tablequeue.dialect.QueueDialect#advisoryWalk}), one statement locks the first free key in claim order
- * and takes its row; a walk that reached the last claimable row without locking a key is the whole claim.
- * A claim for several free workers after a claim that found nothing walks first as well, so that an idle
- * subscription costs one walk per poll. Otherwise, for the free workers a walk did not fill, or where the
- * walk gave up after the rows it may try, it reads the candidates once for the free workers, then, in claim
+ * Advisory: for one free worker, where the dialect walks the rows ({@link QueueKeys#walk}), one statement locks the
+ * first free key in claim order and takes its row; a walk that reached the last claimable row without locking a key
+ * is the whole claim. A claim for several free workers after a claim that found nothing walks first as well, so
+ * that an idle subscription costs one walk per poll. Otherwise, for the free workers a walk did not fill, or where
+ * the walk gave up after the rows it may try, it reads the candidates once for the free workers, then, in claim
  * order until they are filled, locks a candidate's key on a connection of its own and takes its row: in one
- * statement where the dialect offers one ({@link dev.tablequeue.dialect.QueueDialect#advisoryLockAndTake}),
- * else a lock and then a take. That connection holds the key until the row's settlement releases it ({@link
- * KeyCompleter}). The candidates run on the first connection, which the first candidate taken keeps; each
- * further one takes a budget permit only where one is free at once, and the claim ends where none is. A
- * candidate whose key is taken or whose row is gone is passed over. (For several free workers the walk,
- * measured side by side or one after another, ran no faster than the candidates: each walk starts at the
- * head of the queue and passes the keys the others hold.)
+ * statement where the dialect offers one ({@link QueueKeys#lockAndTake}), else a lock and then a take. That
+ * connection holds the key until the row's settlement releases it ({@link KeyCompleter}). The candidates run on the
+ * first connection, which the first candidate taken keeps; each further one takes a budget permit only where one is
+ * free at once, and the claim ends where none is. A candidate whose key is taken or whose row is gone is passed
+ * over. (For several free workers the walk, measured side by side or one after another, ran no faster than the
+ * candidates: each walk starts at the head of the queue and passes the keys the others hold.)
  *
  * <p>Where the database takes writers side by side, each free worker's connection tries the candidates at
  * the same time as the others (on a virtual thread each, the first on the claim thread), so a claim costs
@@ -68,7 +67,7 @@ final class AdvisoryClaimer implements Claimer {
         if (steps.walks() && (free == 1 || foundNothing)) {
             // for one worker the walk is the whole claim: candidates read first would cost a round trip more;
             // for several, after a claim that found nothing, it finds out cheaply whether there is anything
-            ClaimSteps.Walked<ClaimedRow> walked = walk(first);
+            QueueKeys.Walked<ClaimedRow> walked = walk(first);
             if (!walked.took() && walked.locked()) {
                 // it locked the key of a row settled after the walk began (the key came free as the settlement
                 // committed), and its take found the row settled: a second walk reads the table after it
@@ -92,7 +91,7 @@ final class AdvisoryClaimer implements Claimer {
         }
         Queue<Placed> untried = new ConcurrentLinkedQueue<>();
         try {
-            List<ClaimSteps.Candidate> read = candidates(first, free);
+            List<QueueKeys.Candidate> read = candidates(first, free);
             for (int i = 0; i < read.size(); i++) {
                 // after a row the walk took, which stands first
                 untried.add(new Placed(read.get(i), i + 1));
@@ -186,7 +185,7 @@ final class AdvisoryClaimer implements Claimer {
      * many, until it finds a row of a free key or reads the last due row. So a key with many due rows in work
      * does not keep the rows of other keys waiting.
      */
-    private List<ClaimSteps.Candidate> candidates(Connection c, int free) throws SQLException {
+    private List<QueueKeys.Candidate> candidates(Connection c, int free) throws SQLException {
         int wanted = 2 * free + 1;
         if (!keys.keptInProcess()) {
             return steps.candidates(c, wanted);
@@ -194,10 +193,10 @@ final class AdvisoryClaimer implements Claimer {
         long limit = wanted + (long) keys.heldInProcess();
         while (true) {
             int asked = (int) Math.min(limit, Integer.MAX_VALUE);
-            List<ClaimSteps.Candidate> read = steps.candidates(c, asked);
-            List<ClaimSteps.Candidate> open = new ArrayList<>(Math.min(read.size(), wanted));
+            List<QueueKeys.Candidate> read = steps.candidates(c, asked);
+            List<QueueKeys.Candidate> open = new ArrayList<>(Math.min(read.size(), wanted));
             Set<String> seen = new HashSet<>();
-            for (ClaimSteps.Candidate candidate : read) {
+            for (QueueKeys.Candidate candidate : read) {
                 if (seen.add(candidate.key()) && !keys.held(candidate.key())) {
                     open.add(candidate);
                 }
@@ -260,7 +259,7 @@ final class AdvisoryClaimer implements Claimer {
         try {
             Placed placed;
             while ((placed = queue.poll()) != null) {
-                ClaimSteps.Candidate candidate = placed.candidate();
+                QueueKeys.Candidate candidate = placed.candidate();
                 // a key taken before a failure may still be held
                 evict = true;
                 Tried tried = steps.locksAndTakes() ? lockAndTake(c, candidate) : lockThenTake(c, candidate);
@@ -293,7 +292,7 @@ final class AdvisoryClaimer implements Claimer {
      * walk tries), or the pool. Where the walk fails, the connection is evicted, since a key it locked may
      * still be held.
      */
-    private ClaimSteps.Walked<ClaimedRow> walk(Connection c) throws Exception {
+    private QueueKeys.Walked<ClaimedRow> walk(Connection c) throws Exception {
         try {
             ctx.turn.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -314,7 +313,7 @@ final class AdvisoryClaimer implements Claimer {
      * A candidate and its place in the claim, in claim order: the connections of a claim take their rows side
      * by side and finish in any order, and a batch lists its rows by this place ({@link InWork#place}).
      */
-    private record Placed(ClaimSteps.Candidate candidate, int place) {}
+    private record Placed(QueueKeys.Candidate candidate, int place) {}
 
     /**
      * What trying one candidate came to: the row taken, whose key the connection then holds (none where it
@@ -328,7 +327,7 @@ final class AdvisoryClaimer implements Claimer {
      * The key and the row in one statement, which releases a key whose row it did not take; a failure leaves
      * the key's state unknown.
      */
-    private Tried lockAndTake(Connection c, ClaimSteps.Candidate candidate) throws InterruptedException {
+    private Tried lockAndTake(Connection c, QueueKeys.Candidate candidate) throws InterruptedException {
         ctx.turn.lockInterruptibly();
         try {
             return new Tried(steps.lockAndTake(c, candidate), false, null);
@@ -343,7 +342,7 @@ final class AdvisoryClaimer implements Claimer {
      * The key's lock, then the row's take; a key whose row is not taken (settled by another holder between
      * the candidates and the lock, or a take that failed) is released.
      */
-    private Tried lockThenTake(Connection c, ClaimSteps.Candidate candidate) throws SQLException {
+    private Tried lockThenTake(Connection c, QueueKeys.Candidate candidate) throws SQLException {
         if (!keys.lock(c, candidate.key())) {
             return Tried.NOTHING;
         }

@@ -9,14 +9,13 @@ import java.util.OptionalInt;
 import org.jooq.Record;
 
 /**
- * The advisory claim steps ({@link ClaimSequence}) of one subscription: its queue's group, the broker's clock,
- * and rows read as the subscription's deliveries take them ({@link RowReader}). The dialect tests run the same
- * sequence over rows read as column maps.
+ * The advisory claim ({@link ClaimSequence}) of one subscription, bound to its queue's group, the broker's clock, and
+ * rows read as the subscription's deliveries take them ({@link RowReader}).
  */
 final class ClaimSteps extends ClaimSequence<ClaimedRow> {
 
     ClaimSteps(SubscriptionContext ctx) {
-        super(ctx.dialect, ctx.binding, ctx.statements, ctx.queue.group(), ctx::now, new Delivered(ctx.reader));
+        super(ctx.statements.keys(), ctx.queue.group(), ctx::now, new Delivered(ctx.reader));
     }
 
     /** Claimed rows as {@link RowReader} reads them; a claimed id without a row fails to decode. */

@@ -1,7 +1,7 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.ClaimSequence;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,7 +86,7 @@ final class SettlementWalk {
      */
     Walked writeAndWalk(InWork d, Settlement.Write w, Statement walking) throws SQLException {
         long began = System.nanoTime();
-        ClaimSequence.SettledWalk<ClaimedRow> r;
+        QueueKeys.SettledWalk<ClaimedRow> r;
         try {
             r = steps.settleAndWalk(d.connection, walking, w.plan().binds().copy().heldKeys(heldBeside(d)),
                     d.advisoryKey);

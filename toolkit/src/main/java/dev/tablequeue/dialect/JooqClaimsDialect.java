@@ -51,6 +51,66 @@ abstract class JooqClaimsDialect extends JooqPieces {
         };
     }
 
+    @Override
+    public QueueKeys keys(RoleBinding<?> b, ClaimShape shape, boolean inKeyOrder) {
+        requireForm(b);
+        if (b.form() != Form.ADVISORY) {
+            throw new DialectException(name(), b.tableName(), "a table of the " + b.form()
+                    + " form claims by its rows, not by advisory keys");
+        }
+        RoleBinding<?> claimed = inKeyOrder ? b.inKeyOrder() : b;
+        boolean fetch = b.owns(Event.CLAIM) || !advisoryTakeReturnsRows(b);
+        // the one-statement claims take and release the dialect's own locks, and read the rows they take
+        boolean oneStatement = !fetch && !b.owns(Event.LOCK) && !b.owns(Event.UNLOCK);
+        return new StatementKeys(this, b, advisoryCandidates(claimed), advisoryTake(b, shape),
+                fetch ? fetchByIds(b, shape, 1, true) : null,
+                oneStatement ? advisoryLockAndTake(b, shape).orElse(null) : null,
+                oneStatement ? advisoryWalk(claimed, shape).orElse(null) : null);
+    }
+
+    /**
+     * The advisory candidates: id and key text of due rows, in claim order, up to the limit, keys held elsewhere
+     * left out where the database can see them.
+     */
+    abstract Statement advisoryCandidates(RoleBinding<?> b);
+
+    /**
+     * Takes a row whose key the session holds, while it is still claimable, counting the attempt. Where {@link
+     * #advisoryTakeReturnsRows} is false it returns an update count, and the claim reads the row with {@link
+     * #fetchByIds}.
+     */
+    abstract Statement advisoryTake(RoleBinding<?> b, ClaimShape shape);
+
+    /**
+     * Whether {@link #advisoryTake} returns the row it took: a database without {@code UPDATE .. RETURNING}
+     * counts the attempt with an UPDATE, and reads a table without an attempt column with a SELECT.
+     */
+    abstract boolean advisoryTakeReturnsRows(RoleBinding<?> b);
+
+    /**
+     * The claim of one candidate in one statement: the key's lock taken without waiting and, where it was, the
+     * row taken as {@link #advisoryTake} takes it (binding the key, then what the take binds), in the take's shape.
+     * No row where the key is held elsewhere or the row is no longer claimable, and the session then holds no
+     * lock on the key. The take waits for an uncommitted write to the row and judges the row as that write leaves
+     * it (a row may be settled, and its key released, between the statement's start and its lock). Empty where
+     * the database has none: the claim then locks and takes apart.
+     */
+    Optional<Statement> advisoryLockAndTake(RoleBinding<?> b, ClaimShape shape) {
+        return Optional.empty();
+    }
+
+    /**
+     * The claim of one row in one statement, without candidates: the claimable rows walked in claim order, each
+     * one's key tried without waiting until one locks, and that row taken as {@link #advisoryLockAndTake} takes
+     * it. It binds the group and the host's time and returns one row: the row in the take's shape and its key
+     * text ({@code tq_key}), then whether it locked a key ({@code tq_locked}) and whether it gave up after the
+     * rows it may try ({@code tq_cut}); the row's columns and {@code tq_key} NULL where it took none, and then the
+     * session holds no key it locked. Empty where the database has none: the claim then reads candidates.
+     */
+    Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
+        return Optional.empty();
+    }
+
     /** The row lock claim: due rows of the group in claim order, locked for the claim's transaction. */
     Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);

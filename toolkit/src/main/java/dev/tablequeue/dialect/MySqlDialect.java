@@ -189,7 +189,7 @@ public final class MySqlDialect extends JooqQueueDialect {
     // ---- advisory locks ----
 
     @Override
-    public Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b) {
         requireForm(b);
         StatementWriter w = writer();
         Field<String> key = keyText(w, b);
@@ -258,7 +258,7 @@ public final class MySqlDialect extends JooqQueueDialect {
      * selects the row while it is still claimable.
      */
     @Override
-    public Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
+    Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
         StatementWriter w = writer();
         Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
@@ -277,7 +277,7 @@ public final class MySqlDialect extends JooqQueueDialect {
 
     /** Rows only where the take is the SELECT of a table without an attempt column. */
     @Override
-    public boolean advisoryTakeReturnsRows(RoleBinding<?> b) {
+    boolean advisoryTakeReturnsRows(RoleBinding<?> b) {
         return !b.has(Role.ATTEMPT);
     }
 

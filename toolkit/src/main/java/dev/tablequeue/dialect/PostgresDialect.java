@@ -137,7 +137,7 @@ public final class PostgresDialect extends JooqQueueDialect {
      * claim.
      */
     @Override
-    public Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b) {
         requireForm(b);
         StatementWriter w = writer();
         Field<String> key = keyText(w, b);
@@ -180,7 +180,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
+    Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b);
         StatementWriter w = writer();
         Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
@@ -199,7 +199,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public boolean advisoryTakeReturnsRows(RoleBinding<?> b) {
+    boolean advisoryTakeReturnsRows(RoleBinding<?> b) {
         return true;
     }
 
@@ -209,13 +209,13 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Optional<Statement> advisoryLockAndTake(RoleBinding<?> b, ClaimShape shape) {
+    Optional<Statement> advisoryLockAndTake(RoleBinding<?> b, ClaimShape shape) {
         return Optional.of(keys().lockAndTake(b, shape));
     }
 
     /** The walk ({@link PostgresKeyStatements#walk}); none where a NULL priority would stop the row comparison. */
     @Override
-    public Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
+    Optional<Statement> advisoryWalk(RoleBinding<?> b, ClaimShape shape) {
         return keys().walk(b, shape);
     }
 

@@ -59,67 +59,27 @@ public interface QueueDialect {
      * The claim of {@code binding}'s table in the row lock or the lease form, its statements built now, in
      * {@code shape}; where {@code inKeyOrder}, over {@link RoleBinding#inKeyOrder()}, for
      * {@code workersByKey(n)}. Refused with {@link DialectException} where this database cannot serve the
-     * binding's form; the advisory form claims by {@link #advisoryCandidates} and {@link #advisoryTake}.
+     * binding's form; the advisory form claims by its keys ({@link #keys}).
      */
     QueueClaims claims(RoleBinding<?> binding, ClaimShape shape, boolean inKeyOrder);
 
+    /**
+     * The advisory claim of {@code binding}'s table ({@link QueueKeys}), its rows read in {@code shape}; where
+     * {@code inKeyOrder}, its candidates and walk over {@link RoleBinding#inKeyOrder()}, for {@code
+     * workersByKey(n)} (the take keeps the plain condition: a row that was the first of its key when the
+     * candidates were read stays so until it is finished). Refused with {@link DialectException} where this
+     * database cannot serve the advisory form or the binding is of another.
+     */
+    QueueKeys keys(RoleBinding<?> binding, ClaimShape shape, boolean inKeyOrder);
+
     /** Moves a lease forward while the row still holds the delivery's token. */
     Statement leaseExtend(RoleBinding<?> binding);
-
-    /** The advisory form's candidates: id and lock key of due rows, in claim order, keys held elsewhere left out where the database can see them. */
-    Statement advisoryCandidates(RoleBinding<?> binding);
 
     /** Takes a key's lock for the session without waiting; one boolean-like column. Empty where the process keeps the keys. */
     Optional<Statement> advisoryLock(RoleBinding<?> binding);
 
     /** Releases a key's lock; one boolean-like column. Empty where the process keeps the keys. */
     Optional<Statement> advisoryUnlock(RoleBinding<?> binding);
-
-    /**
-     * Takes a row whose key the session holds, while it is still claimable, counting the attempt. Where
-     * {@link #advisoryTakeReturnsRows(RoleBinding)} is false it returns an update count and the runtime fetches
-     * the row with {@code fetchByIds(binding, shape, 1, true)}.
-     */
-    Statement advisoryTake(RoleBinding<?> binding, ClaimShape shape);
-
-    /**
-     * Whether {@link #advisoryTake} returns the row it took. It may depend on the binding: a database without
-     * UPDATE .. RETURNING counts the attempt with an UPDATE, and reads a table without an attempt column with
-     * a SELECT.
-     */
-    boolean advisoryTakeReturnsRows(RoleBinding<?> binding);
-
-    /**
-     * The advisory claim of one candidate in one statement: takes the key's lock without waiting and, where it
-     * did, takes the row as {@link #advisoryTake} does (binding the key, then what that take binds), returning
-     * the row in the take's shape. No row where the key is held elsewhere or the row is no longer claimable,
-     * and the session then holds no lock on the key: the statement releases a key whose row it did not take.
-     *
-     * <p>The take must wait for a write to the row that has not committed yet and judge the row as that write
-     * leaves it (an UPDATE, or a locking read, at READ COMMITTED): a row may be settled, and its key released,
-     * between the statement's start and its lock. Empty, the default, where the dialect offers none; the
-     * runtime then runs {@link #advisoryLock} and {@link #advisoryTake}.
-     */
-    default Optional<Statement> advisoryLockAndTake(RoleBinding<?> binding, ClaimShape shape) {
-        return Optional.empty();
-    }
-
-    /**
-     * The whole advisory claim of one row in one statement, without candidates read first: walks the claimable
-     * rows in claim order, tries each one's key without waiting until it locks one, and takes that row as
-     * {@link #advisoryLockAndTake} does. It binds what the claim condition binds (the group, the host's time)
-     * and returns one row: the row taken in the take's shape with its key text, labelled {@code tq_key}, then
-     * two booleans, {@code tq_locked} (it locked a key) and {@code tq_cut} (it gave up after trying a number of
-     * rows whose keys were held elsewhere, so a claimable row of a free key may lie behind them). Where it took
-     * no row, the row's columns and {@code tq_key} are NULL and the session holds no key it locked; the runtime
-     * then walks again where it locked a key whose row was gone (a row settled after the walk began), reads
-     * candidates where it gave up, and otherwise finds the queue has nothing for it. The take
-     * must judge the row as a settlement not yet committed leaves it, as {@link #advisoryLockAndTake}'s does.
-     * Empty, the default, where the dialect offers none; the runtime then reads candidates first.
-     */
-    default Optional<Statement> advisoryWalk(RoleBinding<?> binding, ClaimShape shape) {
-        return Optional.empty();
-    }
 
     /**
      * {@code outcome} (one of the binding's settlement statements) and the release of the row's key in one
@@ -135,7 +95,7 @@ public interface QueueDialect {
 
     /**
      * {@code outcome}, the release of its row's key as {@link #advisorySettleAndUnlock} releases it, and the
-     * walk of {@link #advisoryWalk} to the next row, all in one statement on the connection that held the
+     * walk of {@link QueueKeys#walk} to the next row, all in one statement on the connection that held the
      * settled row: it binds what {@code outcome} binds, then the key, then the walk's group and clock, and the
      * settled row's id again, which the walk passes over (the statement's own outcome is not visible to it).
      * It returns the walk's row and flags, then {@code tq_unlocked}, whether the session held the settled

@@ -165,7 +165,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** The first due rows with their key text; the keys in work live in the process, so none is left out here. */
     @Override
-    public Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b) {
         requireForm(b, Form.ADVISORY, "advisory candidates");
         StatementWriter w = writer();
         return w.statement("advisory candidates", w.dsl()
@@ -189,7 +189,7 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
+    Statement advisoryTake(RoleBinding<?> b, ClaimShape shape) {
         requireForm(b, Form.ADVISORY, "advisory take");
         StatementWriter w = writer();
         Optional<Field<?>> attempt = b.column(Role.ATTEMPT);
@@ -208,7 +208,7 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     @Override
-    public boolean advisoryTakeReturnsRows(RoleBinding<?> binding) {
+    boolean advisoryTakeReturnsRows(RoleBinding<?> binding) {
         return true;
     }
 

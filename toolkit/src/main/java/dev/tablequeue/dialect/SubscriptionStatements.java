@@ -15,15 +15,8 @@ import org.jooq.Table;
  * builds its subscriptions' statements here, and the build-time check ({@code tablequeue:check}) prepares the
  * same ones through {@link BindingStatements}, so the two cannot render a statement differently.
  *
- * @param claim the claim of the form: row lock claim, lease claim, or advisory candidates
  * @param claims the row lock or the lease claim as its dialect runs it (null in the advisory form)
- * @param take the advisory take
- * @param lockTake the advisory lock and take in one statement, where the dialect offers it and the key, the
- *     take and the fetch are all the dialect's
- * @param walk the advisory claim of one row in one statement without candidates, where the dialect offers it
- *     and the key, the take and the fetch are all the dialect's
- * @param fetchOne advisory: the fetch of one row by id, where the take does not return it or the claim is the
- *     service's own (read as stamped)
+ * @param keys the advisory claim as its dialect runs it (null in the other forms)
  * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
  *     group) mapped to that outcome and its key's release in one statement, where the dialect offers them
  *     and the keys are the dialect's; empty otherwise
@@ -32,12 +25,8 @@ import org.jooq.Table;
  *     otherwise
  */
 public record SubscriptionStatements(
-        Statement claim,
         QueueClaims claims,
-        Optional<Statement> take,
-        Optional<Statement> lockTake,
-        Optional<Statement> walk,
-        Optional<Statement> fetchOne,
+        QueueKeys keys,
         Optional<Statement> lock,
         Optional<Statement> unlock,
         Statement ack,
@@ -66,13 +55,11 @@ public record SubscriptionStatements(
     public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
             boolean deadLetterToGroup, Table<?> deadLetterTable, boolean inKeyOrder) {
         Form form = binding.form();
-        boolean ownClaim = binding.owns(dev.tablequeue.binding.Event.CLAIM);
         RoleBinding<?> claimed = inKeyOrder ? binding.inKeyOrder() : binding;
         boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
         QueueClaims claims = advisory ? null : dialect.claims(binding, shape, inKeyOrder);
-        Statement claim = advisory ? dialect.advisoryCandidates(claimed) : claims.statements().get(0);
-        boolean fetch = advisory && (ownClaim || !dialect.advisoryTakeReturnsRows(binding));
+        QueueKeys keys = advisory ? dialect.keys(binding, shape, inKeyOrder) : null;
         // the one-statement forms take and release the dialect's own locks: not where the service locks
         boolean dialectKeys = advisory && !binding.owns(dev.tablequeue.binding.Event.LOCK)
                 && !binding.owns(dev.tablequeue.binding.Event.UNLOCK);
@@ -92,18 +79,14 @@ public record SubscriptionStatements(
             toGroup.ifPresent(single::add);
             for (Statement outcome : single) {
                 dialect.advisorySettleAndUnlock(binding, outcome).ifPresent(s -> unlocking.put(outcome, s));
-                if (!fetch && unlocking.containsKey(outcome) && dialect.advisoryWalk(claimed, shape).isPresent()) {
+                if (unlocking.containsKey(outcome) && keys.walks()) {
                     dialect.advisorySettleAndWalk(claimed, outcome, shape).ifPresent(s -> walking.put(outcome, s));
                 }
             }
         }
         return new SubscriptionStatements(
-                claim,
                 claims,
-                advisory ? Optional.of(dialect.advisoryTake(binding, shape)) : Optional.empty(),
-                dialectKeys && !fetch ? dialect.advisoryLockAndTake(binding, shape) : Optional.empty(),
-                dialectKeys && !fetch ? dialect.advisoryWalk(claimed, shape) : Optional.empty(),
-                fetch ? Optional.of(dialect.fetchByIds(binding, shape, 1, true)) : Optional.empty(),
+                keys,
                 advisory ? dialect.advisoryLock(binding) : Optional.empty(),
                 advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
                 ack,
@@ -121,15 +104,7 @@ public record SubscriptionStatements(
     /** Every statement, in the order they are prepared. */
     public List<Statement> all() {
         List<Statement> all = new ArrayList<>();
-        if (claims != null) {
-            all.addAll(claims.statements());
-        } else {
-            all.add(claim);
-        }
-        take.ifPresent(all::add);
-        lockTake.ifPresent(all::add);
-        walk.ifPresent(all::add);
-        fetchOne.ifPresent(all::add);
+        all.addAll(claims != null ? claims.statements() : keys.statements());
         lock.ifPresent(all::add);
         unlock.ifPresent(all::add);
         all.add(ack);

@@ -1,9 +1,9 @@
 package dev.tablequeue.dialect;
 
-import dev.tablequeue.DialectException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.RoleBinding;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -61,11 +61,14 @@ class BindingStatementsTest {
 
         SubscriptionStatements s = SubscriptionStatements.build(postgres, advisory, ClaimShape.ROLES, true, null);
 
-        assertThat(s.lockTake()).isPresent();
+        assertThat(s.keys().locksAndTakes()).isTrue();
+        assertThat(s.keys().walks()).isTrue();
         assertThat(s.unlocking().keySet()).containsExactlyInAnyOrder(s.ack(), s.drop(), s.retryAfter().orElseThrow(),
                 s.deadLetterToGroup().orElseThrow());
         assertThat(s.unlocking().get(s.ack())).isEqualTo(postgres.advisorySettleAndUnlock(advisory, s.ack()).get());
-        assertThat(s.all()).contains(s.lockTake().get()).containsAll(s.unlocking().values());
+        assertThat(s.all()).containsAll(s.keys().statements()).containsAll(s.unlocking().values());
+        assertThat(s.keys().statements()).extracting(Statement::purpose)
+                .containsExactly("advisory candidates", "advisory take", "advisory lock and take", "advisory walk");
         // each of those outcomes also walks on to the next row, prepared with the rest
         assertThat(s.walking().keySet()).isEqualTo(s.unlocking().keySet());
         assertThat(s.walking().get(s.ack()))
@@ -83,7 +86,7 @@ class BindingStatementsTest {
         SubscriptionStatements s = SubscriptionStatements.build(new PostgresDialect(), nullable, ClaimShape.ROLES,
                 false, null);
 
-        assertThat(s.walk()).isEmpty();
+        assertThat(s.keys().walks()).isFalse();
         assertThat(s.unlocking()).isNotEmpty();
         assertThat(s.walking()).isEmpty();
     }
@@ -95,7 +98,8 @@ class BindingStatementsTest {
                 .ownLock((ctx, key) -> true).ownUnlock((ctx, key) -> true).build();
         SubscriptionStatements own = SubscriptionStatements.build(new PostgresDialect(), ownLocks, ClaimShape.ROLES,
                 false, null);
-        assertThat(own.lockTake()).isEmpty();
+        assertThat(own.keys().locksAndTakes()).isFalse();
+        assertThat(own.keys().walks()).isFalse();
         assertThat(own.unlocking()).isEmpty();
         assertThat(own.walking()).isEmpty();
 
@@ -103,10 +107,12 @@ class BindingStatementsTest {
                 .processedAt(T.PROCESSED_AT).payload(T.PAYLOAD).advisory("listed-{id}").build();
         SubscriptionStatements inProcess = SubscriptionStatements.build(SqliteQueues.DIALECT, sqlite,
                 ClaimShape.ROLES, false, null);
-        assertThat(inProcess.lockTake()).isEmpty();
+        assertThat(inProcess.keys().locksAndTakes()).isFalse();
+        assertThat(inProcess.keys().walks()).isFalse();
         assertThat(inProcess.unlocking()).isEmpty();
         assertThat(inProcess.walking()).isEmpty();
-        assertThat(inProcess.take()).isPresent();
+        assertThat(inProcess.keys().statements()).extracting(Statement::purpose)
+                .startsWith("advisory candidates", "advisory take");
     }
 
     @Test

@@ -59,7 +59,7 @@ class SqliteAdvisoryIT {
     private List<Taken> claim(Connection c, RoleBinding<?> b, int limit) throws SQLException {
         List<Taken> taken = new ArrayList<>();
         ClaimSequence<Map<String, Object>> steps = queues.run.steps(b, ClaimShape.ROLES, "g", T0);
-        for (ClaimSequence.Candidate candidate : steps.candidates(c, limit)) {
+        for (QueueKeys.Candidate candidate : steps.candidates(c, limit)) {
             Optional<SqliteKeyRegistry.Hold> hold = registry.tryTake(database, candidate.key());
             if (hold.isEmpty()) {
                 continue;
@@ -134,7 +134,7 @@ class SqliteAdvisoryIT {
         try (Connection c = queues.connect(); Connection other = queues.connect()) {
             long id = queues.insert(c, t, "g", 0, T0.minusSeconds(1));
             ClaimSequence<Map<String, Object>> steps = queues.run.steps(b, ClaimShape.ROLES, "g", T0);
-            List<ClaimSequence.Candidate> candidates = steps.candidates(c, 5);
+            List<QueueKeys.Candidate> candidates = steps.candidates(c, 5);
             assertThat(candidates).hasSize(1);
             String key = candidates.get(0).key();
             SqliteKeyRegistry.Hold hold = registry.tryTake(database, key).orElseThrow();

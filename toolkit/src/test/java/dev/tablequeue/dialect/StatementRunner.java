@@ -124,8 +124,8 @@ final class StatementRunner {
      * read as column maps. Built once per binding, shape, group and time.
      */
     ClaimSequence<Map<String, Object>> steps(RoleBinding<?> b, ClaimShape shape, String group, Instant now) {
-        return steps.computeIfAbsent(new StepsOf(b, shape, group, now), k -> new ClaimSequence<>(dialect, b,
-                SubscriptionStatements.build(dialect, b, shape, false, null), group, () -> now, new MapRows(b)));
+        return steps.computeIfAbsent(new StepsOf(b, shape, group, now), k -> new ClaimSequence<>(
+                dialect.keys(b, shape, false), group, () -> now, new MapRows(b)));
     }
 
     private record StepsOf(RoleBinding<?> binding, ClaimShape shape, String group, Instant now) {}

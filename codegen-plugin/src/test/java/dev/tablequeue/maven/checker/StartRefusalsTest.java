@@ -110,6 +110,11 @@ class StartRefusalsTest {
         site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"the advisory form claims by its cand",
                 Scope.LEFT_OUT, "unreachable: the runtime asks an advisory table for its candidates and keys, never"
                         + " for a row lock or lease claim");
+        site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"a table of the \"",
+                Scope.LEFT_OUT, "unreachable: the runtime asks only an advisory table for its keys");
+        site("StatementKeys: DialectException(dialect.name(), binding.tableName(), \"the advisory cla",
+                Scope.LEFT_OUT, "unreachable: the runtime runs a lock and take or a walk only where the table's"
+                        + " keys say they have one (locksAndTakes, walks)");
         site("StatementClaims: DialectException(dialect.name(), binding.tableName(), \"a table of the \" + bin",
                 Scope.LEFT_OUT, "unreachable: a table's claims are built for its own form, and each form's runtime"
                         + " calls only its own claim");

@@ -5,7 +5,6 @@ import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.ClaimedRows;
 import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.SubscriptionStatements;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,8 +21,8 @@ import org.jooq.Record;
 
 /**
  * A dialect's claims run as the runtime runs them: the row lock and lease claims through the dialect's own
- * {@link QueueClaims}, the advisory candidates and take through the runtime's steps ({@link ClaimSequence}), over
- * statements built as a subscription builds them, with the rows read as column maps by lower-case label.
+ * {@link QueueClaims}, the advisory claim through its {@link dev.tablequeue.dialect.QueueKeys} bound to a group and
+ * a time as the runtime binds it ({@link ClaimSequence}), with the rows read as column maps by lower-case label.
  */
 final class ClaimSteps {
     private final QueueDialect dialect;
@@ -39,8 +38,8 @@ final class ClaimSteps {
      * candidates and takes at {@code now}. Built once per binding, shape, group and time.
      */
     ClaimSequence<Map<String, Object>> of(RoleBinding<?> b, ClaimShape shape, String group, Instant now) {
-        return steps.computeIfAbsent(new StepsOf(b, shape, group, now), k -> new ClaimSequence<>(dialect, b,
-                SubscriptionStatements.build(dialect, b, shape, false, null), group, () -> now, new MapRows(b)));
+        return steps.computeIfAbsent(new StepsOf(b, shape, group, now), k -> new ClaimSequence<>(
+                dialect.keys(b, shape, false), group, () -> now, new MapRows(b)));
     }
 
     private record StepsOf(RoleBinding<?> binding, ClaimShape shape, String group, Instant now) {}

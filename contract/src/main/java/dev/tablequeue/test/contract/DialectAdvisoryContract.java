@@ -9,6 +9,7 @@ import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.ProcessKeys;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
@@ -39,7 +40,7 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
         long second = insert(t, r -> r.group("a").priority(2));
         ClaimSequence<Map<String, Object>> steps = steps(b, "a");
         try (Connection holder = db.connect(); Connection other = db.connect()) {
-            List<ClaimSequence.Candidate> candidates = steps.candidates(holder, 10);
+            List<QueueKeys.Candidate> candidates = steps.candidates(holder, 10);
             assertThat(candidateIds(candidates)).containsExactly(first, second);
             assertThat(candidates.get(0).key()).isEqualTo("q-" + first);
 
@@ -83,9 +84,9 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
         long unnoted = insert(t, r -> r.group("a").priority(1));
         long noted = insert(t, r -> r.group("a").priority(2).note("x"));
         try (Connection c = db.connect()) {
-            List<ClaimSequence.Candidate> candidates = steps(b, "a").candidates(c, 10);
+            List<QueueKeys.Candidate> candidates = steps(b, "a").candidates(c, 10);
             assertThat(candidateIds(candidates)).containsExactly(unnoted, noted);
-            assertThat(candidates).extracting(ClaimSequence.Candidate::key).containsExactly("n-", "n-x");
+            assertThat(candidates).extracting(QueueKeys.Candidate::key).containsExactly("n-", "n-x");
             if (dialect.advisoryLock(b).isPresent()) {
                 Binds key = new Binds().key("n-");
                 assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
@@ -128,7 +129,7 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
     public final void a_lock_and_take_holds_the_key_of_the_row_it_took_and_of_no_row_it_left() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assumeTrue(dialect.advisoryLockAndTake(counted, ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.keys(counted, ClaimShape.ROLES, false).locksAndTakes(),
                 "the dialect takes a key and its row in one statement");
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             boolean counts = b == counted;
@@ -137,8 +138,8 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
             long first = insert(t, r -> r.group("a").priority(1));
             long second = insert(t, r -> r.group("a").priority(2));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
-            ClaimSequence.Candidate one = new ClaimSequence.Candidate(first, "q-" + first);
-            ClaimSequence.Candidate two = new ClaimSequence.Candidate(second, "q-" + second);
+            QueueKeys.Candidate one = new QueueKeys.Candidate(first, "q-" + first);
+            QueueKeys.Candidate two = new QueueKeys.Candidate(second, "q-" + second);
             try (Connection holder = db.connect(); Connection other = db.connect()) {
                 assertThat(steps.locksAndTakes()).isTrue();
                 List<Map<String, Object>> taken = steps.lockAndTake(holder, one);
@@ -180,13 +181,13 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         assumeTrue(dialect.advisorySettleAndUnlock(b, dialect.ack(b)).isPresent(),
                 "the dialect writes an outcome and releases its key in one statement");
-        assumeTrue(dialect.advisoryLockAndTake(b, ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.keys(b, ClaimShape.ROLES, false).locksAndTakes(),
                 "the dialect takes a key and its row in one statement");
         Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
         Statement lock = dialect.advisoryLock(b).orElseThrow();
         Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
         long id = insert(t, r -> r.group("a"));
-        ClaimSequence.Candidate row = new ClaimSequence.Candidate(id, "q-" + id);
+        QueueKeys.Candidate row = new QueueKeys.Candidate(id, "q-" + id);
         ClaimSequence<Map<String, Object>> steps = steps(b, "a");
         var taker = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         try (Connection settler = db.connect(); Connection other = db.connect()) {
@@ -219,9 +220,9 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
     public final void a_take_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
         Jobs t = newTable();
-        assumeTrue(dialect.advisoryLockAndTake(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(),
-                ClaimShape.ROLES).isPresent(), "the dialect takes a key and its row in one statement");
+        assumeTrue(dialect.keys(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(), ClaimShape.ROLES, false)
+                .locksAndTakes(), "the dialect takes a key and its row in one statement");
         takeAfterAnUncommittedRelease(t, (steps, c, id) ->
-                steps.lockAndTake(c, new ClaimSequence.Candidate(id, "q-" + id)).isEmpty());
+                steps.lockAndTake(c, new QueueKeys.Candidate(id, "q-" + id)).isEmpty());
     }
 }

@@ -8,6 +8,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
 import java.util.List;
@@ -31,7 +32,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
     public final void a_walk_takes_the_first_row_whose_key_is_free_and_holds_that_key_alone() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assumeTrue(dialect.advisoryWalk(counted, ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.keys(counted, ClaimShape.ROLES, false).walks(),
                 "the dialect walks the rows and takes one in one statement");
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             boolean counts = b == counted;
@@ -45,7 +46,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
             try (Connection holder = db.connect(); Connection walker = db.connect(); Connection late = db.connect()) {
                 assertThat(steps.walks()).isTrue();
                 assertThat(answer(holder, lock, new Binds().key("q-" + first))).isTrue();
-                ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(walker);
+                QueueKeys.Walked<Map<String, Object>> walked = steps.walk(walker);
                 assertThat(walked.took()).as("the walk passes over the held key's row").isTrue();
                 assertThat(walked.locked()).isTrue();
                 assertThat(walked.cut()).isFalse();
@@ -57,7 +58,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 }
                 // every claimable key is held now: a walk takes nothing and keeps no key it tried
                 assertThat(answer(holder, lock, new Binds().key("q-" + third))).isTrue();
-                ClaimSequence.Walked<Map<String, Object>> none = steps.walk(late);
+                QueueKeys.Walked<Map<String, Object>> none = steps.walk(late);
                 assertThat(none.took()).isFalse();
                 assertThat(none.key()).isNull();
                 assertThat(none.locked()).as("it locked no key").isFalse();
@@ -78,7 +79,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
                 assertThat(answer(walker, unlock, new Binds().key("q-" + third))).isTrue();
                 assertThat(update(holder, dialect.ack(b), new Binds().id(third).now(now))).isEqualTo(1);
-                ClaimSequence.Walked<Map<String, Object>> empty = steps.walk(walker);
+                QueueKeys.Walked<Map<String, Object>> empty = steps.walk(walker);
                 assertThat(empty.took()).as("no row of the group is left").isFalse();
                 assertThat(empty.locked() || empty.cut()).isFalse();
             }
@@ -113,12 +114,12 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
             insert(t, r -> r.group("b").priority(0).note("w"));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
             try (Connection settler = db.connect(); Connection holder = db.connect(); Connection other = db.connect()) {
-                ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(settler);
+                QueueKeys.Walked<Map<String, Object>> walked = steps.walk(settler);
                 assertThat(ids(List.of(walked.row()))).containsExactly(first);
                 assertThat(answer(holder, lock, new Binds().key("q-y"))).isTrue();
 
                 // the next free row shares the settled row's key: taken, and the key stays the settler's
-                ClaimSequence.SettledWalk<Map<String, Object>> on =
+                QueueKeys.SettledWalk<Map<String, Object>> on =
                         steps.settleAndWalk(settler, ackAndWalk, new Binds().id(first).now(now), "q-x");
                 assertThat(on.unlocked()).as("the settler held the settled key").isTrue();
                 assertThat(stored(t, first).get("processed_at")).isNotNull();
@@ -183,7 +184,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
         ClaimSequence<Map<String, Object>> steps = steps(b, "a");
         try (Connection settler = db.connect()) {
             assertThat(ids(List.of(steps.walk(settler).row()))).containsExactly(first);
-            ClaimSequence.SettledWalk<Map<String, Object>> on = steps.settleAndWalk(settler, ackAndWalk,
+            QueueKeys.SettledWalk<Map<String, Object>> on = steps.settleAndWalk(settler, ackAndWalk,
                     new Binds().id(first).now(now).heldKeys(List.of("q-w", "q-y")), "q-x");
             assertThat(on.unlocked()).isTrue();
             assertThat(ids(List.of(on.walked().row()))).as("past both rows of the key held beside it")
@@ -200,7 +201,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
     public final void a_walk_gives_up_after_many_rows_of_held_keys_and_keeps_no_key() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
-        assumeTrue(dialect.advisoryWalk(b, ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.keys(b, ClaimShape.ROLES, false).walks(),
                 "the dialect walks the rows and takes one in one statement");
         // more rows of one held key than a walk tries (PostgreSQL's 64), then a row of a free key
         for (int i = 0; i < 200; i++) {
@@ -212,14 +213,14 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
         Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
         try (Connection holder = db.connect(); Connection walker = db.connect()) {
             assertThat(answer(holder, lock, new Binds().key("q-held"))).isTrue();
-            ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(walker);
+            QueueKeys.Walked<Map<String, Object>> walked = steps.walk(walker);
             assertThat(walked.took()).as("the walk gives up before the free key's row").isFalse();
             assertThat(walked.locked()).isFalse();
             assertThat(walked.cut()).as("it says it gave up").isTrue();
             assertThat(answer(walker, unlock, new Binds().key("q-free"))).isFalse();
             assertThat(stored(t, free).get("processed_at")).isNull();
             // the candidates, which the runtime reads then, find it
-            assertThat(steps.candidates(walker, 3)).extracting(ClaimSequence.Candidate::key).containsExactly("q-free");
+            assertThat(steps.candidates(walker, 3)).extracting(QueueKeys.Candidate::key).containsExactly("q-free");
         }
     }
 
@@ -227,10 +228,10 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
     public final void a_walk_after_a_release_that_has_not_committed_waits_for_the_commit_and_leaves_the_row()
             throws Exception {
         Jobs t = newTable();
-        assumeTrue(dialect.advisoryWalk(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(),
-                ClaimShape.ROLES).isPresent(), "the dialect walks the rows and takes one in one statement");
+        assumeTrue(dialect.keys(payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build(), ClaimShape.ROLES, false)
+                .walks(), "the dialect walks the rows and takes one in one statement");
         takeAfterAnUncommittedRelease(t, (steps, c, id) -> {
-            ClaimSequence.Walked<Map<String, Object>> walked = steps.walk(c);
+            QueueKeys.Walked<Map<String, Object>> walked = steps.walk(c);
             // where it took nothing, it says it locked a key: the runtime walks again
             assertThat(walked.locked()).isTrue();
             return !walked.took();

@@ -10,6 +10,7 @@ import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.test.FreshDatabase;
@@ -343,9 +344,9 @@ public abstract class DialectFixture {
     }
 
     /** The ids of advisory candidates, each asserted to come once. */
-    static List<Long> candidateIds(List<ClaimSequence.Candidate> candidates) {
+    static List<Long> candidateIds(List<QueueKeys.Candidate> candidates) {
         List<Long> ids = new ArrayList<>(candidates.size());
-        for (ClaimSequence.Candidate candidate : candidates) {
+        for (QueueKeys.Candidate candidate : candidates) {
             assertThat(candidate.id()).as("id").isInstanceOf(Number.class);
             ids.add(((Number) candidate.id()).longValue());
         }
