@@ -3,6 +3,7 @@ package dev.tablequeue.bench;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.ProcessKeys;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
@@ -82,6 +83,9 @@ final class RawLoop {
         private final RawConnection raw;
         /** Where the process keeps the advisory keys (SQLite): what a lock takes and an unlock puts back. */
         private final ProcessKeys keys;
+        /** Where the session holds the advisory keys: the statements that take and release one; else null. */
+        private final Statement lock;
+        private final Statement unlock;
         private final Binds claimBinds = new Binds().group(BenchTable.GROUP);
         private final Binds rowBinds = new Binds().group(BenchTable.GROUP);
         private final Binds keyBinds = new Binds();
@@ -93,7 +97,10 @@ final class RawLoop {
             this.workers = workers;
             this.written = effects == null ? null : new RawEffects(c, effects);
             this.raw = new RawConnection(c, dialect, statements.opening());
-            this.keys = dialect.processKeys(c).orElse(null);
+            KeyLocks locks = binding.form() == Form.ADVISORY ? dialect.keyLocks(binding, c) : null;
+            this.keys = locks == null ? null : locks.inProcess().orElse(null);
+            this.lock = locks == null || keys != null ? null : locks.statements().get(0);
+            this.unlock = locks == null || keys != null ? null : locks.statements().get(1);
             if (binding.form() == Form.ROW_LOCK && !statements.opening().explicit()) {
                 c.setAutoCommit(false);
             }
@@ -216,22 +223,22 @@ final class RawLoop {
         }
 
         private boolean lock(String key) throws SQLException {
-            if (statements.lock() == null) {
+            if (lock == null) {
                 return keys.tryTake(key);
             }
             keyBinds.key(key);
-            try (ResultSet rs = bound(statements.lock(), keyBinds).executeQuery()) {
+            try (ResultSet rs = bound(lock, keyBinds).executeQuery()) {
                 return rs.next() && isTrue(rs.getObject(1));
             }
         }
 
         private void unlock(String key) throws SQLException {
-            if (statements.unlock() == null) {
+            if (unlock == null) {
                 keys.release(key);
                 return;
             }
             keyBinds.key(key);
-            try (ResultSet rs = bound(statements.unlock(), keyBinds).executeQuery()) {
+            try (ResultSet rs = bound(unlock, keyBinds).executeQuery()) {
                 rs.next();
             }
         }

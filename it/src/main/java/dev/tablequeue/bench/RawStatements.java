@@ -17,8 +17,6 @@ record RawStatements(
         Statement stamp,
         Statement take,
         Statement fetchOne,
-        Statement lock,
-        Statement unlock,
         Statement ack,
         TransactionOpening opening) {
 
@@ -36,8 +34,6 @@ record RawStatements(
                 purposed(claims, "lease stamp"),
                 advisory ? claims.get(1) : null,
                 advisory ? purposed(claims, "fetch") : null,
-                advisory ? dialect.advisoryLock(binding).orElse(null) : null,
-                advisory ? dialect.advisoryUnlock(binding).orElse(null) : null,
                 dialect.ack(binding),
                 dialect.transactionOpening(binding));
     }

@@ -121,15 +121,15 @@ class MySqlDialectConcurrencyIT {
                 var steps = sql.steps(b, ClaimShape.IDS, "a", now);
                 for (QueueKeys.Candidate candidate : steps.candidates(c, limit)) {
                     long id = ((Number) candidate.id()).longValue();
-                    Binds key = new Binds().key(candidate.key());
-                    if (!sql.answer(c, dialect.advisoryLock(b).orElseThrow(), key)) {
+                    KeyLocks locks = dialect.keyLocks(b, c);
+                    if (!locks.tryLock(c, candidate.key())) {
                         continue;
                     }
                     if (!steps.take(c, id).isEmpty()) {
                         ids.add(id);
                         sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
                     }
-                    assertThat(sql.answer(c, dialect.advisoryUnlock(b).orElseThrow(), key)).isTrue();
+                    assertThat(locks.unlock(c, candidate.key())).isTrue();
                 }
             }
         }

@@ -124,11 +124,12 @@ class MySqlDialectIT {
                         // the runtime's steps: the candidates, the lock, the take (and its fetch)
                         var steps = run.steps(b, shape, "a", now);
                         assertThat(steps.candidates(c, 5)).isNotEmpty();
-                        assertThat(run.answer(c, d.advisoryLock(b).orElseThrow(), binds)).isTrue();
+                        KeyLocks locks = d.keyLocks(b, c);
+                        assertThat(locks.tryLock(c, "q-" + ids.get(0))).isTrue();
                         List<Map<String, Object>> taken = steps.take(c, ids.get(0));
                         assertThat(taken).as("taken in " + shape).hasSize(1);
                         assertThat(taken.get(0).keySet()).isEqualTo(fetched.keySet());
-                        assertThat(run.answer(c, d.advisoryUnlock(b).orElseThrow(), binds)).isTrue();
+                        assertThat(locks.unlock(c, "q-" + ids.get(0))).isTrue();
                     }
                 }
                 assertThat(run.query(c, d.fetchByIds(b, shape, 2, true), new Binds().ids(ids))).hasSize(2);

@@ -1,9 +1,8 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Event;
-import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.ProcessKeys;
-import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.jooq.impl.DSL;
@@ -11,20 +10,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Advisory: takes and releases a row's key (the service's own lock, the dialect's session lock, or, where
- * the process keeps the keys, the dialect's {@link ProcessKeys}), and returns a connection that held one:
- * to the pool, or ending its session where a key it took may still be held.
+ * Advisory: takes and releases a row's key (the service's own lock, or the dialect's {@link KeyLocks}: a session's,
+ * or the process's where the database's sessions hold none), and returns a connection that held one: to the pool,
+ * or ending its session where a key it took may still be held.
  */
 final class AdvisoryKeys {
     private static final Logger LOG = LoggerFactory.getLogger(AdvisoryKeys.class);
 
     private final SubscriptionContext ctx;
+    /** The dialect's locks of the table's keys; null outside the advisory form. */
+    private final KeyLocks locks;
     /** The keys the process keeps for this subscription; null where the session holds them. */
     private final ProcessKeys processKeys;
 
-    AdvisoryKeys(SubscriptionContext ctx, ProcessKeys processKeys) {
+    AdvisoryKeys(SubscriptionContext ctx, KeyLocks locks) {
         this.ctx = ctx;
-        this.processKeys = processKeys;
+        this.locks = locks;
+        this.processKeys = locks == null ? null : locks.inProcess().orElse(null);
     }
 
     /** Takes {@code key}'s lock for the session of {@code c} without waiting; true if it did. */
@@ -32,10 +34,7 @@ final class AdvisoryKeys {
         if (ctx.binding.owns(Event.LOCK)) {
             return ctx.binding.own().lock().lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
         }
-        if (ctx.statements.lock().isPresent()) {
-            return Jdbc.query(c, ctx.statements.lock().get(), new Binds().key(key), ctx.dialect, Jdbc::firstBoolean);
-        }
-        return processKeys.tryTake(key);
+        return locks.tryLock(c, key);
     }
 
     /** Releases {@code key}; false where the release was not confirmed (the connection must then end its session). */
@@ -45,11 +44,7 @@ final class AdvisoryKeys {
                 return ctx.binding.own().unlock()
                         .lock(DSL.using(c, ctx.dialect.sqlDialect()), key);
             }
-            if (ctx.statements.unlock().isPresent()) {
-                return Jdbc.query(c, ctx.statements.unlock().get(), new Binds().key(key), ctx.dialect,
-                        Jdbc::firstBoolean);
-            }
-            return processKeys.release(key);
+            return locks.unlock(c, key);
         } catch (SQLException | RuntimeException e) {
             if (broken(c)) {
                 // the session is gone or going, and the server drops its locks with it

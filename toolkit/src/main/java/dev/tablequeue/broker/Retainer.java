@@ -1,7 +1,7 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.ProcessKeys;
+import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.RetentionStatements;
 import dev.tablequeue.dialect.Statement;
@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import org.jooq.Field;
 import org.slf4j.Logger;
@@ -49,6 +48,8 @@ final class Retainer {
     private final QueueDialect dialect;
     private final List<Kind> kinds = new ArrayList<>();
     private final String key;
+    /** The locks of the table's key, known from the first pass (or the start) on. */
+    private volatile KeyLocks locks;
 
     Retainer(Retention retention, QueueDialect dialect) {
         this(retention, dialect, List.of());
@@ -79,17 +80,26 @@ final class Retainer {
         }
     }
 
-    /** Every statement a pass may run, for the start to prepare. */
-    List<Statement> statements() {
+    /** Every statement a pass on the database {@code c} reaches may run, for the start to prepare. */
+    List<Statement> statements(Connection c) throws SQLException {
         List<Statement> all = new ArrayList<>();
         for (Kind k : kinds) {
             all.add(k.ids());
             all.add(k.idsAfter());
             all.add(k.delete());
         }
-        dialect.advisoryLock(retention.binding()).ifPresent(all::add);
-        dialect.advisoryUnlock(retention.binding()).ifPresent(all::add);
+        all.addAll(locks(c).statements());
         return all;
+    }
+
+    /** The locks of the table's key on the database {@code c} reaches, the same for every pass. */
+    private KeyLocks locks(Connection c) throws SQLException {
+        KeyLocks known = locks;
+        if (known == null) {
+            known = dialect.keyLocks(retention.binding(), c);
+            locks = known;
+        }
+        return known;
     }
 
     /** The table's name. */
@@ -116,9 +126,8 @@ final class Retainer {
      * @return what it removed; where the lock's release was not confirmed, the caller ends {@code c}'s session
      */
     Done pass(Connection c, Instant now, Between between) throws SQLException {
-        Optional<ProcessKeys> process = dialect.advisoryLock(retention.binding()).isPresent() ? Optional.empty()
-                : dialect.processKeys(c);
-        if (!lock(c, process)) {
+        KeyLocks locks = locks(c);
+        if (!locks.tryLock(c, key)) {
             return new Done(new RetentionReport.Pass(0, 0, 0, true), true);
         }
         RetentionReport.Pass pass;
@@ -126,10 +135,10 @@ final class Retainer {
             pass = deleteAll(c, now, between);
         } catch (SQLException | RuntimeException e) {
             // the caller ends the session of a connection that failed, and the server's lock with it
-            unlock(c, process);
+            unlock(c, locks);
             throw e;
         }
-        return new Done(pass, unlock(c, process));
+        return new Done(pass, unlock(c, locks));
     }
 
     /** A pass's counts, and whether its lock was released (else the connection's session must end). */
@@ -176,21 +185,9 @@ final class Retainer {
         return new RetentionReport.Pass(acknowledged, dead, batches, false);
     }
 
-    private boolean lock(Connection c, Optional<ProcessKeys> process) throws SQLException {
-        if (process.isPresent()) {
-            return process.get().tryTake(key);
-        }
-        return Jdbc.query(c, dialect.advisoryLock(retention.binding()).orElseThrow(), new Binds().key(key), dialect,
-                Jdbc::firstBoolean);
-    }
-
-    private boolean unlock(Connection c, Optional<ProcessKeys> process) {
-        if (process.isPresent()) {
-            return process.get().release(key);
-        }
+    private boolean unlock(Connection c, KeyLocks locks) {
         try {
-            return Jdbc.query(c, dialect.advisoryUnlock(retention.binding()).orElseThrow(), new Binds().key(key),
-                    dialect, Jdbc::firstBoolean);
+            return locks.unlock(c, key);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("the retention lock of table \"{}\" was not released: {}", table(), e.toString());
             return false;

@@ -72,17 +72,16 @@ final class Retentions {
     private void open(Connection c) {
         for (Retention d : declared) {
             check(d);
-            try {
-                if (broker.dialect.advisoryLock(d.binding()).isEmpty() && broker.dialect.processKeys(c).isEmpty()) {
-                    throw new DeclarationException(d + ": the " + broker.dialect.name() + " dialect has no advisory"
-                            + " lock, by which one instance at a time passes over a table");
-                }
-            } catch (SQLException e) {
-                throw new TableQueueException(d + ": cannot read the database's lock support: " + e.getMessage(), e);
-            }
             Retainer r = new Retainer(d, broker.dialect, broker.schedules.namesOn(d.binding().tableName()));
             retainers.add(r);
-            for (Statement s : r.statements()) {
+            List<Statement> statements;
+            try {
+                statements = r.statements(c);
+            } catch (SQLException e) {
+                throw new TableQueueException(d + ": the lock by which one instance at a time passes over table \""
+                        + d.binding().tableName() + "\" cannot be kept on this database: " + e.getMessage(), e);
+            }
+            for (Statement s : statements) {
                 try {
                     broker.dialect.prepare(c, s);
                 } catch (SQLException e) {

@@ -86,6 +86,17 @@ public final class StartRules {
         for (Statement statement : statements.all()) {
             prepared[0] += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
         }
+        if (binding.form() == Form.ADVISORY) {
+            // the advisory claim's key locks, where the database's sessions hold them
+            try {
+                for (Statement statement : dialect.keyLocks(binding, connection).statements()) {
+                    prepared[0] += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
+                }
+            } catch (SQLException e) {
+                refusals.accept(new Refusal(new SchemaException(user + ": the advisory locks of table \""
+                        + binding.tableName() + "\" cannot be kept on this database: " + e.getMessage(), e), null, e));
+            }
+        }
         // the many-row forms a batch of settlements writes
         new ManyRowStatements(dialect, binding, statements).forEach(
                 s -> prepared[0] += prepare(dialect, connection, s, binding.tableName(), user, refusals));

@@ -1,5 +1,6 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.ClaimShape;
@@ -98,7 +99,7 @@ final class Subscription<T> {
                 mount.transactional, lease, wakeup, pollNanos);
         settlement = new Settlement(ctx, connection);
         handling = new Handling<>(mount, handler, planner, stopping);
-        keys = new AdvisoryKeys(ctx, dialect.processKeys(connection).orElse(null));
+        keys = new AdvisoryKeys(ctx, binding.form() == Form.ADVISORY ? dialect.keyLocks(binding, connection) : null);
     }
 
     /** The notification channel of this subscription's table: its name, qualified with its schema. */

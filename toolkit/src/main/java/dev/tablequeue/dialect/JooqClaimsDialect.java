@@ -6,6 +6,8 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.StatementWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +68,26 @@ abstract class JooqClaimsDialect extends JooqPieces {
                 fetch ? fetchByIds(b, shape, 1, true) : null,
                 oneStatement ? advisoryLockAndTake(b, shape).orElse(null) : null,
                 oneStatement ? advisoryWalk(claimed, shape).orElse(null) : null);
+    }
+
+    @Override
+    public KeyLocks keyLocks(RoleBinding<?> b, Connection connection) throws SQLException {
+        Optional<ProcessKeys> process = processKeys(connection);
+        if (process.isPresent()) {
+            return KeyLocks.inProcess(process.get());
+        }
+        return KeyLocks.ofSession(this, advisoryLock(b).orElseThrow(), advisoryUnlock(b).orElseThrow());
+    }
+
+    /** Takes a key's lock for the session without waiting; one boolean-like column. Empty where the process keeps the keys. */
+    abstract Optional<Statement> advisoryLock(RoleBinding<?> b);
+
+    /** Releases a key's lock; one boolean-like column, whether the session held it. Empty where the process keeps the keys. */
+    abstract Optional<Statement> advisoryUnlock(RoleBinding<?> b);
+
+    /** The keys the process keeps of the database {@code connection} reaches, where its sessions hold no locks. */
+    Optional<ProcessKeys> processKeys(Connection connection) throws SQLException {
+        return Optional.empty();
     }
 
     /**

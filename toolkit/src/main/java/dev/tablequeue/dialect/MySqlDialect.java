@@ -221,13 +221,13 @@ public final class MySqlDialect extends JooqQueueDialect {
 
     /** {@code GET_LOCK(name, 0)}: 1 where it took the key, without waiting. */
     @Override
-    public Optional<Statement> advisoryLock(RoleBinding<?> b) {
+    Optional<Statement> advisoryLock(RoleBinding<?> b) {
         return Optional.of(onLockName(b, "advisory lock", "get_lock({0}, 0)"));
     }
 
     /** {@code RELEASE_LOCK(name)}: 1 where the session held the key. */
     @Override
-    public Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
+    Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
         return Optional.of(onLockName(b, "advisory unlock", "release_lock({0})"));
     }
 

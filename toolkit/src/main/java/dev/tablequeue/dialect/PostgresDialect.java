@@ -163,12 +163,12 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Optional<Statement> advisoryLock(RoleBinding<?> b) {
+    Optional<Statement> advisoryLock(RoleBinding<?> b) {
         return Optional.of(keyFunction("advisory lock", "pg_try_advisory_lock"));
     }
 
     @Override
-    public Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
+    Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
         return Optional.of(keyFunction("advisory unlock", "pg_advisory_unlock"));
     }
 

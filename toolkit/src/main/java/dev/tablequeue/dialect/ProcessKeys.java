@@ -2,7 +2,7 @@ package dev.tablequeue.dialect;
 
 /**
  * The advisory keys one subscription holds where the process keeps them rather than the database session
- * (SQLite, whose sessions hold no locks): see {@link QueueDialect#processKeys}. Thread-safe.
+ * (SQLite, whose sessions hold no locks): see {@link KeyLocks#inProcess}. Thread-safe.
  *
  * <p>This SPI may still change before 1.0.
  */

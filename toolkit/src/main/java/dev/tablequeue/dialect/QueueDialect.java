@@ -75,11 +75,11 @@ public interface QueueDialect {
     /** Moves a lease forward while the row still holds the delivery's token. */
     Statement leaseExtend(RoleBinding<?> binding);
 
-    /** Takes a key's lock for the session without waiting; one boolean-like column. Empty where the process keeps the keys. */
-    Optional<Statement> advisoryLock(RoleBinding<?> binding);
-
-    /** Releases a key's lock; one boolean-like column. Empty where the process keeps the keys. */
-    Optional<Statement> advisoryUnlock(RoleBinding<?> binding);
+    /**
+     * The advisory locks of {@code binding}'s keys on the database {@code connection} reaches ({@link KeyLocks}):
+     * a session's, or the process's where the database's sessions hold none.
+     */
+    KeyLocks keyLocks(RoleBinding<?> binding, java.sql.Connection connection) throws java.sql.SQLException;
 
     /**
      * {@code outcome} (one of the binding's settlement statements) and the release of the row's key in one
@@ -87,7 +87,7 @@ public interface QueueDialect {
      * column, whether the session held the key. The key must stay held until the outcome's transaction ends
      * (PostgreSQL hands it to the transaction): another session that locked it before the outcome commits
      * would read the row as not yet settled. Empty, the default, where the dialect offers none; the runtime
-     * then runs {@code outcome}, commits, and runs {@link #advisoryUnlock}.
+     * then runs {@code outcome}, commits, and releases the key ({@link KeyLocks#unlock}).
      */
     default Optional<Statement> advisorySettleAndUnlock(RoleBinding<?> binding, Statement outcome) {
         return Optional.empty();
@@ -245,15 +245,6 @@ public interface QueueDialect {
      */
     default StatementCache statementCache() {
         return StatementCache.EACH_USE;
-    }
-
-    /**
-     * Where the process keeps advisory keys rather than the database session (SQLite, whose sessions hold none):
-     * the keys of the database {@code connection} reaches, for one subscription to take and release. Empty,
-     * the default, where {@link #advisoryLock} and {@link #advisoryUnlock} take them in the session.
-     */
-    default java.util.Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws java.sql.SQLException {
-        return java.util.Optional.empty();
     }
 
     /**

@@ -178,13 +178,13 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** Empty: the process keeps the keys ({@link SqliteKeyRegistry}). */
     @Override
-    public Optional<Statement> advisoryLock(RoleBinding<?> b) {
+    Optional<Statement> advisoryLock(RoleBinding<?> b) {
         return Optional.empty();
     }
 
     /** Empty: the process keeps the keys ({@link SqliteKeyRegistry}). */
     @Override
-    public Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
+    Optional<Statement> advisoryUnlock(RoleBinding<?> b) {
         return Optional.empty();
     }
 
@@ -214,7 +214,7 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** The keys of the database file {@code connection} reaches, in the process's {@link SqliteKeyRegistry}. */
     @Override
-    public Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws SQLException {
+    Optional<ProcessKeys> processKeys(java.sql.Connection connection) throws SQLException {
         return Optional.of(SqliteKeyRegistry.process().keysOf(SqliteKeyRegistry.databaseOf(connection)));
     }
 

@@ -13,7 +13,8 @@ import org.jooq.Table;
 /**
  * Every statement one subscription runs, built once when it opens and prepared on the server then. The broker
  * builds its subscriptions' statements here, and the build-time check ({@code tablequeue:check}) prepares the
- * same ones through {@link BindingStatements}, so the two cannot render a statement differently.
+ * same ones through {@link BindingStatements}, so the two cannot render a statement differently. (The advisory
+ * form's key locks are the database's, not the subscription's: {@link QueueDialect#keyLocks}.)
  *
  * @param claims the row lock or the lease claim as its dialect runs it (null in the advisory form)
  * @param keys the advisory claim as its dialect runs it (null in the other forms)
@@ -27,8 +28,6 @@ import org.jooq.Table;
 public record SubscriptionStatements(
         QueueClaims claims,
         QueueKeys keys,
-        Optional<Statement> lock,
-        Optional<Statement> unlock,
         Statement ack,
         Statement drop,
         Optional<Statement> retry,
@@ -87,8 +86,6 @@ public record SubscriptionStatements(
         return new SubscriptionStatements(
                 claims,
                 keys,
-                advisory ? dialect.advisoryLock(binding) : Optional.empty(),
-                advisory ? dialect.advisoryUnlock(binding) : Optional.empty(),
                 ack,
                 drop,
                 retry,
@@ -105,8 +102,6 @@ public record SubscriptionStatements(
     public List<Statement> all() {
         List<Statement> all = new ArrayList<>();
         all.addAll(claims != null ? claims.statements() : keys.statements());
-        lock.ifPresent(all::add);
-        unlock.ifPresent(all::add);
         all.add(ack);
         all.add(drop);
         retry.ifPresent(all::add);

@@ -115,6 +115,9 @@ class StartRefusalsTest {
         site("StatementKeys: DialectException(dialect.name(), binding.tableName(), \"the advisory cla",
                 Scope.LEFT_OUT, "unreachable: the runtime runs a lock and take or a walk only where the table's"
                         + " keys say they have one (locksAndTakes, walks)");
+        site("StartRules: SchemaException(user + \": the advisory locks of table",
+                Scope.LEFT_OUT, "unreachable where the check runs: only a database whose sessions hold no locks and"
+                        + " that has no file (SQLite in memory) cannot keep them");
         site("StatementClaims: DialectException(dialect.name(), binding.tableName(), \"a table of the \" + bin",
                 Scope.LEFT_OUT, "unreachable: a table's claims are built for its own form, and each form's runtime"
                         + " calls only its own claim");
@@ -149,7 +152,6 @@ class StartRefusalsTest {
                 "RetentionStatements: DialectException(dialect.name(), b.tableName(), why)",
                 "RetentionStatements: DialectException(dialect.name(), binding.tableName(), \"retention builds its s",
                 "RetentionStatements: DialectException(dialect.name(), binding.tableName(), \"schedules \" + schedule",
-                "Retentions: DeclarationException(d + \": the \" + broker.dialect.name() + \" dialect has no advi",
                 "Retentions: DeclarationException(r + \" ages acknowledged rows by their processedAt column, an",
                 "Retentions: DeclarationException(r + \" declares dead-letter \" + g + \", and the binding names",
                 "Retentions: DeclarationException(r + \": \" + what + \" is column \\\"\" + column.getName() + \"\\\",",

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.KeyLocks;
+import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
@@ -42,7 +44,7 @@ abstract class AdvisoryFixture extends DialectFixture {
                 // the acknowledgement has released the key and not committed: its commit is still to be seen
                 settler.setAutoCommit(false);
                 assertThat(update(settler, dialect.ack(b), new Binds().id(id).now(now))).isEqualTo(1);
-                assertThat(answer(settler, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key("q-" + id)))
+                assertThat(sessionLocks(b).unlock(settler, "q-" + id))
                         .isTrue();
                 var taking = taker.submit(() -> take.tookNothing(steps, other, id));
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
@@ -50,12 +52,26 @@ abstract class AdvisoryFixture extends DialectFixture {
                 assertThat(taking.isDone()).as("the take waits for the settlement's commit").isFalse();
                 settler.commit();
                 assertThat(taking.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("it took nothing").isTrue();
-                assertThat(answer(other, dialect.advisoryUnlock(b).orElseThrow(), new Binds().key("q-" + id)))
+                assertThat(sessionLocks(b).unlock(other, "q-" + id))
                         .as("the take that left the row left its key").isFalse();
             } finally {
                 taker.shutdownNow();
             }
         }
+    }
+
+    /** The dialect's locks of {@code b}'s keys on the test's database ({@link QueueDialect#keyLocks}). */
+    KeyLocks keyLocks(RoleBinding<?> b) throws SQLException {
+        try (Connection c = db.connect()) {
+            return dialect.keyLocks(b, c);
+        }
+    }
+
+    /** {@link #keyLocks}, where the database's sessions hold them (the tests that ask for it run only there). */
+    KeyLocks sessionLocks(RoleBinding<?> b) throws SQLException {
+        KeyLocks locks = keyLocks(b);
+        assertThat(locks.inProcess()).as("the sessions of %s hold the locks", database()).isEmpty();
+        return locks;
     }
 
     /** An advisory binding of {@code t} without the attempt role: a take that counts no attempt. */

@@ -6,16 +6,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
-import dev.tablequeue.dialect.ProcessKeys;
+import dev.tablequeue.dialect.KeyLocks;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
-import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.test.FreshDatabase;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 
@@ -44,19 +43,17 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
             assertThat(candidateIds(candidates)).containsExactly(first, second);
             assertThat(candidates.get(0).key()).isEqualTo("q-" + first);
 
-            Optional<Statement> lock = dialect.advisoryLock(b);
-            Optional<Statement> unlock = dialect.advisoryUnlock(b);
             // the session takes the keys, or the process does (SQLite): one of the two, never both
-            boolean inProcess = dialect.processKeys(holder).isPresent();
-            assertThat(lock.isPresent()).isNotEqualTo(inProcess);
-            assertThat(unlock.isPresent()).isNotEqualTo(inProcess);
-            if (lock.isPresent()) {
-                Binds key = new Binds().key("q-" + first);
-                assertThat(answer(holder, lock.get(), key)).isTrue();
+            KeyLocks locks = keyLocks(b);
+            boolean inSession = locks.inProcess().isEmpty();
+            assertThat(locks.statements()).as("the statements of a session's locks").hasSize(inSession ? 2 : 0);
+            String key = "q-" + first;
+            if (inSession) {
+                assertThat(locks.tryLock(holder, key)).isTrue();
                 // another session passes over the held key, and cannot take it
                 assertThat(candidateIds(steps.candidates(other, 10))).containsExactly(second);
-                assertThat(answer(other, lock.get(), key)).isFalse();
-                assertThat(answer(other, unlock.get(), key)).isFalse();
+                assertThat(locks.tryLock(other, key)).isFalse();
+                assertThat(locks.unlock(other, key)).isFalse();
             }
 
             List<Map<String, Object>> taken = take(holder, b, first);
@@ -68,11 +65,10 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
             assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
             assertThat(take(other, b, first)).isEmpty();
 
-            if (lock.isPresent()) {
-                Binds key = new Binds().key("q-" + first);
-                assertThat(answer(holder, unlock.get(), key)).isTrue();
-                assertThat(answer(other, lock.get(), key)).isTrue();
-                assertThat(answer(other, unlock.get(), key)).isTrue();
+            if (inSession) {
+                assertThat(locks.unlock(holder, key)).isTrue();
+                assertThat(locks.tryLock(other, key)).isTrue();
+                assertThat(locks.unlock(other, key)).isTrue();
             }
         }
     }
@@ -87,11 +83,9 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
             List<QueueKeys.Candidate> candidates = steps(b, "a").candidates(c, 10);
             assertThat(candidateIds(candidates)).containsExactly(unnoted, noted);
             assertThat(candidates).extracting(QueueKeys.Candidate::key).containsExactly("n-", "n-x");
-            if (dialect.advisoryLock(b).isPresent()) {
-                Binds key = new Binds().key("n-");
-                assertThat(answer(c, dialect.advisoryLock(b).get(), key)).isTrue();
-                assertThat(answer(c, dialect.advisoryUnlock(b).get(), key)).isTrue();
-            }
+            KeyLocks locks = keyLocks(b);
+            assertThat(locks.tryLock(c, "n-")).isTrue();
+            assertThat(locks.unlock(c, "n-")).isTrue();
         }
     }
 
@@ -101,26 +95,20 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
         long id = insert(t, r -> r.group("a"));
-        Binds key = new Binds().key("q-" + id);
+        String key = "q-" + id;
         try (FreshDatabase other = database().open(getClass().getSimpleName() + "_other");
                 Connection there = other.connect(); Connection here = db.connect()) {
-            // the same key, taken as the dialect takes it, by a session of another database
-            Optional<ProcessKeys> keys = Optional.empty();
-            if (dialect.advisoryLock(b).isPresent()) {
-                assertThat(answer(there, dialect.advisoryLock(b).get(), key)).isTrue();
-            } else {
-                keys = dialect.processKeys(there);
-                assertThat(keys).isPresent();
-                assertThat(keys.get().tryTake("q-" + id)).isTrue();
-            }
+            // the same key, taken as the dialect takes it, by a session of another database (or, where the process
+            // keeps the keys, in the other database file's)
+            KeyLocks thereLocks = dialect.keyLocks(b, there);
+            assertThat(thereLocks.tryLock(there, key)).isTrue();
             try {
                 assertThat(candidateIds(steps(b, "a").candidates(here, 10))).containsExactly(id);
-                if (dialect.advisoryLock(b).isPresent()) {
-                    assertThat(answer(here, dialect.advisoryLock(b).get(), key)).isTrue();
-                    assertThat(answer(here, dialect.advisoryUnlock(b).get(), key)).isTrue();
-                }
+                KeyLocks hereLocks = dialect.keyLocks(b, here);
+                assertThat(hereLocks.tryLock(here, key)).isTrue();
+                assertThat(hereLocks.unlock(here, key)).isTrue();
             } finally {
-                keys.ifPresent(k -> k.release("q-" + id));
+                thereLocks.unlock(there, key);
             }
         }
     }
@@ -133,8 +121,7 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
                 "the dialect takes a key and its row in one statement");
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             boolean counts = b == counted;
-            Statement lock = dialect.advisoryLock(b).orElseThrow();
-            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            KeyLocks locks = sessionLocks(b);
             long first = insert(t, r -> r.group("a").priority(1));
             long second = insert(t, r -> r.group("a").priority(2));
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
@@ -149,22 +136,22 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
                     assertThat(number(stored(t, first), "attempt")).isEqualTo(2L);
                 }
                 // the key is the holder's: another session takes neither it nor the row, and holds nothing
-                assertThat(answer(other, lock, new Binds().key(one.key()))).isFalse();
+                assertThat(locks.tryLock(other, one.key())).isFalse();
                 assertThat(steps.lockAndTake(other, one)).isEmpty();
-                assertThat(answer(other, unlock, new Binds().key(one.key()))).isFalse();
+                assertThat(locks.unlock(other, one.key())).isFalse();
 
                 // a row no longer claimable is left, and so is its key
                 assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
                 assertThat(steps.lockAndTake(other, two)).isEmpty();
-                assertThat(answer(other, unlock, new Binds().key(two.key()))).isFalse();
+                assertThat(locks.unlock(other, two.key())).isFalse();
 
                 // the outcome and the release in one statement
                 Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
                 assertThat(answer(holder, ackAndUnlock, new Binds().id(first).now(now).key(one.key()))).isTrue();
                 assertThat(stored(t, first).get("processed_at")).isNotNull();
-                assertThat(answer(holder, unlock, new Binds().key(one.key()))).isFalse();
-                assertThat(answer(other, lock, new Binds().key(one.key()))).isTrue();
-                assertThat(answer(other, unlock, new Binds().key(one.key()))).isTrue();
+                assertThat(locks.unlock(holder, one.key())).isFalse();
+                assertThat(locks.tryLock(other, one.key())).isTrue();
+                assertThat(locks.unlock(other, one.key())).isTrue();
             }
         }
     }
@@ -184,8 +171,7 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
         assumeTrue(dialect.keys(b, ClaimShape.ROLES, false).locksAndTakes(),
                 "the dialect takes a key and its row in one statement");
         Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
-        Statement lock = dialect.advisoryLock(b).orElseThrow();
-        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        KeyLocks locks = sessionLocks(b);
         long id = insert(t, r -> r.group("a"));
         QueueKeys.Candidate row = new QueueKeys.Candidate(id, "q-" + id);
         ClaimSequence<Map<String, Object>> steps = steps(b, "a");
@@ -198,17 +184,17 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
                 var taking = taker.submit(() -> steps.lockAndTake(other, row));
                 assertThat(taking.get(10, java.util.concurrent.TimeUnit.SECONDS))
                         .as("a take while the outcome has not committed finds the key held").isEmpty();
-                assertThat(answer(other, lock, new Binds().key(row.key()))).as("the key is held").isFalse();
+                assertThat(locks.tryLock(other, row.key())).as("the key is held").isFalse();
                 if (commit) {
                     settler.commit();
                 } else {
                     settler.rollback();
                 }
                 settler.setAutoCommit(true);
-                assertThat(answer(settler, unlock, new Binds().key(row.key()))).as("the settler holds nothing")
+                assertThat(locks.unlock(settler, row.key())).as("the settler holds nothing")
                         .isFalse();
-                assertThat(answer(other, lock, new Binds().key(row.key()))).as("the key came free").isTrue();
-                assertThat(answer(other, unlock, new Binds().key(row.key()))).isTrue();
+                assertThat(locks.tryLock(other, row.key())).as("the key came free").isTrue();
+                assertThat(locks.unlock(other, row.key())).isTrue();
                 assertThat(stored(t, id).get("processed_at") != null).as("settled").isEqualTo(commit);
             }
         } finally {

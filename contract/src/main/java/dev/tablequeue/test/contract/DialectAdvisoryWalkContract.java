@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.KeyLocks;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
-import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
 import java.util.List;
@@ -36,8 +37,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 "the dialect walks the rows and takes one in one statement");
         for (RoleBinding<Record> b : List.of(counted, uncounted(t))) {
             boolean counts = b == counted;
-            Statement lock = dialect.advisoryLock(b).orElseThrow();
-            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            KeyLocks locks = sessionLocks(b);
             long first = insert(t, r -> r.group("a").priority(1));
             long second = insert(t, r -> r.group("a").priority(2));
             long third = insert(t, r -> r.group("a").priority(3));
@@ -45,7 +45,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
             ClaimSequence<Map<String, Object>> steps = steps(b, "a");
             try (Connection holder = db.connect(); Connection walker = db.connect(); Connection late = db.connect()) {
                 assertThat(steps.walks()).isTrue();
-                assertThat(answer(holder, lock, new Binds().key("q-" + first))).isTrue();
+                assertThat(locks.tryLock(holder, "q-" + first)).isTrue();
                 QueueKeys.Walked<Map<String, Object>> walked = steps.walk(walker);
                 assertThat(walked.took()).as("the walk passes over the held key's row").isTrue();
                 assertThat(walked.locked()).isTrue();
@@ -57,27 +57,27 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                     assertThat(number(stored(t, second), "attempt")).isEqualTo(2L);
                 }
                 // every claimable key is held now: a walk takes nothing and keeps no key it tried
-                assertThat(answer(holder, lock, new Binds().key("q-" + third))).isTrue();
+                assertThat(locks.tryLock(holder, "q-" + third)).isTrue();
                 QueueKeys.Walked<Map<String, Object>> none = steps.walk(late);
                 assertThat(none.took()).isFalse();
                 assertThat(none.key()).isNull();
                 assertThat(none.locked()).as("it locked no key").isFalse();
                 assertThat(none.cut()).as("it tried every claimable row").isFalse();
                 for (long id : List.of(first, second, third)) {
-                    assertThat(answer(late, unlock, new Binds().key("q-" + id))).as("late holds q-" + id).isFalse();
+                    assertThat(locks.unlock(late, "q-" + id)).as("late holds q-" + id).isFalse();
                 }
                 // the walker holds the key of the row it took, and of no row it passed
-                assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
-                assertThat(answer(walker, unlock, new Binds().key("q-" + second))).isTrue();
-                assertThat(answer(holder, unlock, new Binds().key("q-" + first))).isTrue();
-                assertThat(answer(holder, unlock, new Binds().key("q-" + third))).isTrue();
+                assertThat(locks.unlock(walker, "q-" + first)).isFalse();
+                assertThat(locks.unlock(walker, "q-" + second)).isTrue();
+                assertThat(locks.unlock(holder, "q-" + first)).isTrue();
+                assertThat(locks.unlock(holder, "q-" + third)).isTrue();
                 // a row no longer claimable is passed over; its key is left
                 assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
                 assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
                 walked = steps.walk(walker);
                 assertThat(ids(List.of(walked.row()))).containsExactly(third);
-                assertThat(answer(walker, unlock, new Binds().key("q-" + first))).isFalse();
-                assertThat(answer(walker, unlock, new Binds().key("q-" + third))).isTrue();
+                assertThat(locks.unlock(walker, "q-" + first)).isFalse();
+                assertThat(locks.unlock(walker, "q-" + third)).isTrue();
                 assertThat(update(holder, dialect.ack(b), new Binds().id(third).now(now))).isEqualTo(1);
                 QueueKeys.Walked<Map<String, Object>> empty = steps.walk(walker);
                 assertThat(empty.took()).as("no row of the group is left").isFalse();
@@ -104,8 +104,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 .build();
         for (RoleBinding<Record> b : List.of(counted, uncounted)) {
             boolean counts = b == counted;
-            Statement lock = dialect.advisoryLock(b).orElseThrow();
-            Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+            KeyLocks locks = sessionLocks(b);
             Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
             long first = insert(t, r -> r.group("a").priority(1).note("x"));
             long held = insert(t, r -> r.group("a").priority(2).note("y"));
@@ -116,7 +115,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
             try (Connection settler = db.connect(); Connection holder = db.connect(); Connection other = db.connect()) {
                 QueueKeys.Walked<Map<String, Object>> walked = steps.walk(settler);
                 assertThat(ids(List.of(walked.row()))).containsExactly(first);
-                assertThat(answer(holder, lock, new Binds().key("q-y"))).isTrue();
+                assertThat(locks.tryLock(holder, "q-y")).isTrue();
 
                 // the next free row shares the settled row's key: taken, and the key stays the settler's
                 QueueKeys.SettledWalk<Map<String, Object>> on =
@@ -129,22 +128,22 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 if (counts) {
                     assertThat(number(on.walked().row(), "attempt")).isEqualTo(1L);
                 }
-                assertThat(answer(other, lock, new Binds().key("q-x"))).as("the key is still held").isFalse();
+                assertThat(locks.tryLock(other, "q-x")).as("the key is still held").isFalse();
 
                 // a next row of another key: the settled key comes free as the outcome commits, not before
                 settler.setAutoCommit(false);
                 on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(sameKey).now(now), "q-x");
                 assertThat(on.unlocked()).isTrue();
                 assertThat(ids(List.of(on.walked().row()))).containsExactly(last);
-                assertThat(answer(other, lock, new Binds().key("q-x"))).as("held until the commit").isFalse();
+                assertThat(locks.tryLock(other, "q-x")).as("held until the commit").isFalse();
                 settler.commit();
                 settler.setAutoCommit(true);
-                assertThat(answer(other, lock, new Binds().key("q-x"))).as("free after the commit").isTrue();
-                assertThat(answer(other, unlock, new Binds().key("q-x"))).isTrue();
-                assertThat(answer(other, lock, new Binds().key("q-z"))).as("the walked row's key is held").isFalse();
+                assertThat(locks.tryLock(other, "q-x")).as("free after the commit").isTrue();
+                assertThat(locks.unlock(other, "q-x")).isTrue();
+                assertThat(locks.tryLock(other, "q-z")).as("the walked row's key is held").isFalse();
 
                 // the held key comes free: the walk takes its row
-                assertThat(answer(holder, unlock, new Binds().key("q-y"))).isTrue();
+                assertThat(locks.unlock(holder, "q-y")).isTrue();
                 on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(last).now(now), "q-z");
                 assertThat(ids(List.of(on.walked().row()))).containsExactly(held);
 
@@ -154,7 +153,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 assertThat(on.walked().took()).isFalse();
                 assertThat(on.walked().locked() || on.walked().cut()).isFalse();
                 for (String key : List.of("q-x", "q-y", "q-z")) {
-                    assertThat(answer(settler, unlock, new Binds().key(key))).as("the settler holds %s", key)
+                    assertThat(locks.unlock(settler, key)).as("the settler holds %s", key)
                             .isFalse();
                 }
                 for (long id : List.of(first, held, sameKey, last)) {
@@ -176,7 +175,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
         assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).isPresent(),
                 "the dialect writes an outcome, releases its key and walks on in one statement");
         Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
-        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        KeyLocks locks = sessionLocks(b);
         long first = insert(t, r -> r.group("a").priority(1).note("x"));
         long besideIt = insert(t, r -> r.group("a").priority(2).note("y"));
         long sameKeyAsHeld = insert(t, r -> r.group("a").priority(3).note("y"));
@@ -192,7 +191,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
             assertThat(stored(t, first).get("processed_at")).isNotNull();
             on = steps.settleAndWalk(settler, ackAndWalk, new Binds().id(last).now(now), "q-z");
             assertThat(ids(List.of(on.walked().row()))).as("told of no key held beside it").containsExactly(besideIt);
-            assertThat(answer(settler, unlock, new Binds().key("q-y"))).as("the walk took the row's key").isTrue();
+            assertThat(locks.unlock(settler, "q-y")).as("the walk took the row's key").isTrue();
             assertThat(stored(t, sameKeyAsHeld).get("processed_at")).isNull();
         }
     }
@@ -209,15 +208,14 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
         }
         long free = insert(t, r -> r.group("a").note("free"));
         ClaimSequence<Map<String, Object>> steps = steps(b, "a");
-        Statement lock = dialect.advisoryLock(b).orElseThrow();
-        Statement unlock = dialect.advisoryUnlock(b).orElseThrow();
+        KeyLocks locks = sessionLocks(b);
         try (Connection holder = db.connect(); Connection walker = db.connect()) {
-            assertThat(answer(holder, lock, new Binds().key("q-held"))).isTrue();
+            assertThat(locks.tryLock(holder, "q-held")).isTrue();
             QueueKeys.Walked<Map<String, Object>> walked = steps.walk(walker);
             assertThat(walked.took()).as("the walk gives up before the free key's row").isFalse();
             assertThat(walked.locked()).isFalse();
             assertThat(walked.cut()).as("it says it gave up").isTrue();
-            assertThat(answer(walker, unlock, new Binds().key("q-free"))).isFalse();
+            assertThat(locks.unlock(walker, "q-free")).isFalse();
             assertThat(stored(t, free).get("processed_at")).isNull();
             // the candidates, which the runtime reads then, find it
             assertThat(steps.candidates(walker, 3)).extracting(QueueKeys.Candidate::key).containsExactly("q-free");

@@ -9,6 +9,7 @@ import dev.tablequeue.broker.QueueBroker;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueDialects;
 import dev.tablequeue.dialect.SqliteDialect;
+import dev.tablequeue.test.contract.Jobs;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.jooq.SQLDialect;
+import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +60,8 @@ class SqliteCompatibleDialectsTest {
             assertThat(dialect.sqlDialect()).isEqualTo(SQLDialect.SQLITE);
             assertThat(dialect.supportsForm(Form.ROW_LOCK)).isFalse();
             // the process keeps its advisory keys, per database file, as on SQLite
-            assertThat(dialect.processKeys(c)).isPresent();
+            Jobs jobs = new Jobs("jobs", SQLDataType.LOCALDATETIME);
+            assertThat(dialect.keyLocks(Jobs.binding(jobs, Form.ADVISORY), c).inProcess()).isPresent();
         }
     }
 
