@@ -8,6 +8,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
@@ -58,8 +59,11 @@ public final class StartRules {
         }
     }
 
-    /** The statements a subscription prepares, and how many statements were prepared (many-row forms too). */
-    public record Opened(SubscriptionStatements statements, int prepared) {}
+    /**
+     * The statements a subscription prepares, how many statements were prepared (many-row forms too), and, for
+     * an advisory table, the key locks its claim takes (empty in the other forms, or where they were refused).
+     */
+    public record Opened(SubscriptionStatements statements, int prepared, Optional<KeyLocks> locks) {}
 
     /**
      * Applies every rule to a subscription of {@code binding} on {@code connection}, giving each refusal to
@@ -86,10 +90,12 @@ public final class StartRules {
         for (Statement statement : statements.all()) {
             prepared[0] += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
         }
+        KeyLocks locks = null;
         if (binding.form() == Form.ADVISORY) {
             // the advisory claim's key locks, where the database's sessions hold them
             try {
-                for (Statement statement : dialect.keyLocks(binding, connection).statements()) {
+                locks = dialect.keyLocks(binding, connection);
+                for (Statement statement : locks.statements()) {
                     prepared[0] += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
                 }
             } catch (SQLException e) {
@@ -108,7 +114,7 @@ public final class StartRules {
             refusals.accept(new Refusal(new SchemaException(user + ": the default of the attempt column of table \""
                     + binding.tableName() + "\" cannot be read: " + e.getMessage(), e), null, e));
         }
-        return Optional.of(new Opened(statements, prepared[0]));
+        return Optional.of(new Opened(statements, prepared[0], Optional.ofNullable(locks)));
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.tablequeue.broker;
 
-import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.ClaimShape;
@@ -90,8 +89,9 @@ final class Subscription<T> {
         StartRules.Variant variant = new StartRules.Variant(shape, mount.deadLetterGroup != null, mount.deadLetterTable,
                 mount.byKey);
         // the first refusal is thrown, so the statements are there when the rules return
-        SubscriptionStatements statements = StartRules.subscription(dialect, connection, binding, variant,
-                "queue " + queue, StartRules.THROW).orElseThrow().statements();
+        StartRules.Opened opened = StartRules.subscription(dialect, connection, binding, variant, "queue " + queue,
+                StartRules.THROW).orElseThrow();
+        SubscriptionStatements statements = opened.statements();
         RowReader reader = new RowReader(binding, mount.rows, RowReader.records(dialect.sqlDialect()));
         SettlementPlanner planner = new SettlementPlanner(binding, statements, mount.maxAttempts,
                 mount.deadLetterGroup, mount.deadLetterTable, queue.group(), queue);
@@ -99,7 +99,7 @@ final class Subscription<T> {
                 mount.transactional, lease, wakeup, pollNanos);
         settlement = new Settlement(ctx, connection);
         handling = new Handling<>(mount, handler, planner, stopping);
-        keys = new AdvisoryKeys(ctx, binding.form() == Form.ADVISORY ? dialect.keyLocks(binding, connection) : null);
+        keys = new AdvisoryKeys(ctx, opened.locks().orElse(null));
     }
 
     /** The notification channel of this subscription's table: its name, qualified with its schema. */

@@ -5,6 +5,7 @@ import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.dialect.Statement;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -18,14 +19,14 @@ import java.util.function.Supplier;
 public class ClaimSequence<R> {
     private final QueueKeys keys;
     private final String group;
-    private final Supplier<java.time.Instant> clock;
+    private final Supplier<Instant> clock;
     private final ClaimedRows<R> rows;
 
     /**
      * @param group the queue's group, or null where the table has none
      * @param clock the host's "now" of the candidates, the takes and the walks
      */
-    public ClaimSequence(QueueKeys keys, String group, Supplier<java.time.Instant> clock, ClaimedRows<R> rows) {
+    public ClaimSequence(QueueKeys keys, String group, Supplier<Instant> clock, ClaimedRows<R> rows) {
         this.keys = keys;
         this.group = group;
         this.clock = clock;
