@@ -49,7 +49,8 @@ final class BenchMethod {
                 + Scenarios.OUTBOX_DELIVERY + "' is a no-op handler over a prefilled inbox whose rows carry a record"
                 + " id (every database: row lock, SQLite lease), without and with the outbox's handler middleware"
                 + " (row lock: each claim's records marked in the claim's transaction, which the settlement commits;"
-                + " lease: the record read before the handler and marked in the settlement's transaction).");
+                + " lease: each claim's records read on the claim's connection, one statement per claim, and marked"
+                + " in the settlement's transaction).");
         method.add("Batches: '" + Scenarios.consumeBatch(16) + "' and '" + Scenarios.consumeBatch(64) + "' run"
                 + " tablequeue's batch(n) with workers(n) at the most workers and a handler answering"
                 + " BatchOutcome.all(Outcome.ack()), beside the batched raw loop claiming n rows at a time; the"

@@ -30,7 +30,8 @@ import org.jooq.impl.TableImpl;
  * inside the caller's transaction (PostgreSQL; one jOOQ transaction per message; tracked, its record is written
  * in the same transaction before the row), and a delivery of a prefilled inbox whose rows carry a record id
  * (every database, in the row lock form, or the lease form on SQLite; tracked, each record is marked in the
- * settlement's transaction: at the claim in the row lock form, after a read of its own in the lease form).
+ * settlement's transaction: at the claim in the row lock form; in the lease form after the claim's read of its
+ * records).
  */
 final class OutboxRun {
     private static final AtomicInteger TABLES = new AtomicInteger();

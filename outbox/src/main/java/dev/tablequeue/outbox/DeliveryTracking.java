@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import javax.sql.DataSource;
 import org.jooq.impl.DSL;
 import org.slf4j.Logger;
@@ -33,8 +34,10 @@ import org.slf4j.LoggerFactory;
  *       nothing finds the record processed. The settlement commits the mark with the row's outcome, and undoes
  *       it for a retry (or a row written nothing) before that commit; a crash, a release or a failed settlement
  *       rolls both back. No read, no round trip of its own per delivery, no commit of its own.
- *   <li><b>A queue table's lease form</b> (transactional or not): the record is read on a connection of its
- *       own before the handler, and marked in the settlement's transaction, with the row's outcome.
+ *   <li><b>A queue table's lease form</b> (transactional or not): the records of a claim's rows are read on the
+ *       claim's connection once it has committed, one read per claim; a record read unprocessed is read again,
+ *       on a connection of its own, where another copy of it ended its settlement in this process since the
+ *       claim's read. The settlement marks it in its transaction, with the row's outcome.
  *   <li><b>Elsewhere</b> (the advisory form, whose outcome is one statement in auto-commit; another transport;
  *       a binding with its own fetch or settlement statements): the record is read on a connection of its own
  *       before the handler, and marked on one after it; a mark that fails is logged and the handler's outcome
@@ -50,10 +53,18 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryTracking.class);
     /** How long a copy whose record is in a handler of this process waits before it comes back. */
     static final Duration IN_WORK_WAIT = Duration.ofMillis(200);
+    /** How many stripes {@link #leftWork} counts records in (a power of two). */
+    private static final int STRIPES = 1024;
 
     private final Outbox outbox;
     private final DataSource dataSource;
     private final Set<InWork> inWork = ConcurrentHashMap.newKeySet();
+    /**
+     * Counts, per stripe of records, the copies that left work ({@link #inWork}): a record a lease claim read
+     * unprocessed is read again before its handler where its stripe moved since, as another copy of it may
+     * have been marked meanwhile. Two records share a stripe rarely, and then cost only a read.
+     */
+    private final AtomicLongArray leftWork = new AtomicLongArray(STRIPES);
     /** The deliveries whose record the settlement writes, until it does (weak: a released one just goes). */
     private final Map<Delivery, Tracked> joined = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -69,11 +80,20 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         /** Found processed at the claim: a duplicate, acknowledged without its handler. */
         PROCESSED,
         /** Read before the handler; the settlement marks it. */
-        AT_SETTLEMENT
+        AT_SETTLEMENT,
+        /** Read unprocessed at the lease claim, while its stripe of {@link #leftWork} stood at {@code read}. */
+        READ_AT_CLAIM
     }
 
-    /** A joined delivery's record; {@code key} its place in {@link #inWork}, held until its settlement ends (or null). */
-    private record Tracked(Target target, Mark mark, InWork key) {}
+    /**
+     * A joined delivery's record; {@code key} its place in {@link #inWork}, held until its settlement ends (or
+     * null); {@code read} the stripe's count before a read at the claim.
+     */
+    private record Tracked(Target target, Mark mark, InWork key, long read) {
+        Tracked(Target target, Mark mark, InWork key) {
+            this(target, mark, key, 0);
+        }
+    }
 
     DeliveryTracking(Outbox outbox, DataSource dataSource) {
         this.outbox = outbox;
@@ -90,7 +110,7 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         if (at != null && at.mark() == Mark.PROCESSED) {
             return Outcome.ack();
         }
-        if (at != null) {
+        if (at != null && at.mark() != Mark.READ_AT_CLAIM) {
             return next.call();
         }
         InWork key = new InWork(t.r().binding().tableName(), t.id());
@@ -99,13 +119,17 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         }
         boolean keyToSettlement = false;
         try {
-            boolean processed;
-            try (Connection c = dataSource.getConnection()) {
-                processed = processed(t.r(), c, t.id());
-            } catch (SQLException | RuntimeException e) {
-                LOG.warn("the outbox record {} of \"{}\" ({}) cannot be read; the delivery is retried without its"
-                        + " handler: {}", t.id(), t.r().binding().tableName(), name, e.toString());
-                return Outcome.retry();
+            boolean processed = false;
+            // the claim's read holds while no copy of the record left work since: a copy in work then still
+            // held the key, which this one has now
+            if (at == null || leftWork.get(stripe(key)) != at.read()) {
+                try (Connection c = dataSource.getConnection()) {
+                    processed = processed(t.r(), c, t.id());
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("the outbox record {} of \"{}\" ({}) cannot be read; the delivery is retried without its"
+                            + " handler: {}", t.id(), t.r().binding().tableName(), name, e.toString());
+                    return Outcome.retry();
+                }
             }
             if (processed) {
                 return Outcome.ack();
@@ -123,10 +147,20 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
             return outcome;
         } finally {
             if (!keyToSettlement) {
-                inWork.remove(key);
+                leaveWork(key);
                 joined.computeIfPresent(delivery, (d, tracked) -> new Tracked(tracked.target(), tracked.mark(), null));
             }
         }
+    }
+
+    /** {@code key}'s copy leaves work: its stripe moves first, so a copy that takes the key next sees it moved. */
+    private void leaveWork(InWork key) {
+        leftWork.incrementAndGet(stripe(key));
+        inWork.remove(key);
+    }
+
+    private static int stripe(InWork key) {
+        return key.hashCode() & (STRIPES - 1);
     }
 
     /** The record {@code delivery} tracks, or null where it runs untracked. */
@@ -176,6 +210,41 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
     }
 
     /**
+     * Reads the records of a lease claim's tracked deliveries on the claim's connection, one statement per
+     * record table, and notes of each whether it was processed: a processed one is acknowledged without its
+     * handler, an unprocessed one runs it without a read of its own (unless another copy left work since).
+     * A record of a binding with its own fetch or settlement is left to the read before its handler.
+     */
+    @Override
+    public void leased(Connection c, List<Delivery> deliveries) throws SQLException {
+        Map<Registration, List<Map.Entry<Delivery, Target>>> byTable = new LinkedHashMap<>();
+        for (Delivery d : deliveries) {
+            Target t = target(d.queue(), d);
+            if (t != null && settlesBuiltIn(t.r()) && !t.r().binding().owns(OutboxEvent.FETCH)) {
+                byTable.computeIfAbsent(t.r(), x -> new ArrayList<>()).add(Map.entry(d, t));
+            }
+        }
+        for (var e : byTable.entrySet()) {
+            List<Map.Entry<Delivery, Target>> rows = e.getValue();
+            long[] before = new long[rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                Target t = rows.get(i).getValue();
+                before[i] = leftWork.get(stripe(new InWork(t.r().binding().tableName(), t.id())));
+            }
+            List<Object> ids = rows.stream().map(x -> x.getValue().id()).toList();
+            Boolean[] processed = e.getKey().statements().processed(c, ids);
+            for (int i = 0; i < rows.size(); i++) {
+                Target t = rows.get(i).getValue();
+                if (processed[i] != null) {
+                    // a record the read did not find is read again before its handler, by the id as the header has it
+                    joined.put(rows.get(i).getKey(), processed[i] ? new Tracked(t, Mark.PROCESSED, null)
+                            : new Tracked(t, Mark.READ_AT_CLAIM, null, before[i]));
+                }
+            }
+        }
+    }
+
+    /**
      * Writes the records of settled deliveries in the settlement's transaction: a mark made at the claim is
      * undone for a retry and for a row written nothing; a record read before the handler is marked for an
      * acknowledgement, a drop or a dead letter.
@@ -213,7 +282,7 @@ final class DeliveryTracking implements HandlerMiddleware, SettlementJoin {
         for (Delivery d : deliveries) {
             Tracked t = joined.remove(d);
             if (t != null && t.key() != null) {
-                inWork.remove(t.key());
+                leaveWork(t.key());
             }
         }
     }

@@ -56,6 +56,8 @@ final class RecordStatements {
     final RecordMarks marks;
     /** {@link #fetch}, run on the statement the connection keeps where the dialect keeps them. */
     private final Statement fetchById;
+    /** The read of many records' marks, by how many ids it names. */
+    private final Map<Integer, Statement> fetchByIds = new ConcurrentHashMap<>();
 
     RecordStatements(OutboxBinding<?> binding, QueueDialect dialect) {
         this.binding = binding;
@@ -165,6 +167,41 @@ final class RecordStatements {
     boolean processed(Connection c, Object id) throws SQLException {
         return Jdbc.query(c, fetchById, new Binds().id(id), dialect,
                 rs -> !rs.next() || binding.processedAt().isPresent() && rs.getObject(1) != null);
+    }
+
+    /**
+     * Whether each of the records {@code ids} is processed, in one statement: true where it is stamped, false
+     * where it is not, and null where no row came back for the id as given (gone, or named otherwise than the
+     * database compares it: a text id in another case), which {@link #processed(Connection, Object)} tells.
+     */
+    Boolean[] processed(Connection c, List<Object> ids) throws SQLException {
+        Statement read = fetchByIds.computeIfAbsent(ids.size(), this::renderFetchByIds);
+        Map<Object, Boolean> found = Jdbc.query(c, read, new Binds().values(ids), dialect, rs -> {
+            Map<Object, Boolean> rows = new java.util.HashMap<>();
+            while (rs.next()) {
+                rows.put(readId(rs, 1), binding.processedAt().isPresent() && rs.getObject(2) != null);
+            }
+            return rows;
+        });
+        Boolean[] processed = new Boolean[ids.size()];
+        for (int i = 0; i < processed.length; i++) {
+            processed[i] = found.get(ids.get(i));
+        }
+        return processed;
+    }
+
+    private Statement renderFetchByIds(int count) {
+        Field<?> id = binding.id();
+        List<Field<?>> columns = new ArrayList<>(List.of(id));
+        binding.processedAt().ifPresent(columns::add);
+        List<Field<Object>> values = new ArrayList<>(count);
+        List<dev.tablequeue.dialect.Param> params = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            values.add(typed(bind(id)));
+            params.add(dev.tablequeue.dialect.Param.at(dev.tablequeue.dialect.Param.Kind.VALUE, id, i));
+        }
+        String sql = render.render(render.select(columns).from(binding.table()).where(typed(id).in(values)));
+        return new Statement("fetch of " + count + " records", sql, params);
     }
 
     /** Marks the record processed (or deletes it); false where it was processed already. */

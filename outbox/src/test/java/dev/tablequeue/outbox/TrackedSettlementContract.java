@@ -2,16 +2,21 @@ package dev.tablequeue.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.broker.Delivery;
 import dev.tablequeue.broker.Handler;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Mount;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.test.contract.ForwardingDataSource;
+import dev.tablequeue.transport.HandlerMiddleware;
+import dev.tablequeue.transport.SettlementJoin;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
@@ -23,14 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A tracked delivery of the table broker writes its record's mark in the transaction that commits the row's
  * outcome (docs/outbox.md, "Tracked delivery"): in the row lock form at the claim, undone before the commit for
- * a retry; in the lease form with the settlement. Each case runs in both forms, with and without
- * {@code transactional()}; SQLite serves the lease form alone.
+ * a retry; in the lease form with the settlement, its record read at the claim. Each case runs in both forms,
+ * with and without {@code transactional()}; SQLite serves the lease form alone.
  */
 public abstract class TrackedSettlementContract extends OutboxFixture {
 
@@ -185,5 +191,122 @@ public abstract class TrackedSettlementContract extends OutboxFixture {
         await().atMost(PATIENCE).until(() -> unprocessedRows(inbox) == 0);
         assertThat(handled.get()).isEqualTo(1);
         assertThat(unprocessed(t)).isZero();
+    }
+
+    /**
+     * A lease claim reads its rows' records on its own connection, one statement for the claim, so their
+     * handlers run without taking a connection of the outbox's each for the read (and the settlement marks them
+     * in its transaction): the outbox's pool lends none while the inbox drains.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void a_lease_claim_reads_its_records_so_their_handlers_take_no_connection_to_read_them(Mode mode) {
+        assumeFalse(mode.rowLock, "the row lock form marks its records at the claim");
+        RecordTable t = newRecords();
+        AtomicInteger lent = new AtomicInteger();
+        Outbox outbox = Outbox.builder(new ForwardingDataSource(pool) {
+            @Override
+            protected Connection lend(Connection connection) {
+                lent.incrementAndGet();
+                return connection;
+            }
+        }).clock(clock).enabled(true).register("orders", t.binding()).build();
+        opened.add(outbox);
+        InboxTable inbox = newInbox();
+        for (int n = 0; n < 20; n++) {
+            long id = insertRecord(t, "orders", n, "{}");
+            dsl().insertInto(inbox).set(inbox.GRP, "orders")
+                    .set(inbox.HEADERS, "{\"" + Outbox.ID_HEADER + "\":\"" + id + "\"}")
+                    .set(inbox.PAYLOAD, ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8)).execute();
+        }
+        int lentBefore = lent.get();
+        AtomicInteger handled = new AtomicInteger();
+        broker(outbox, binding(inbox, mode, null), mode, 4, (order, d) -> {
+            handled.incrementAndGet();
+            return Outcome.ack();
+        });
+
+        await().atMost(PATIENCE).until(() -> unprocessedRows(inbox) == 0 && unprocessed(t) == 0);
+        assertThat(handled.get()).isEqualTo(20);
+        assertThat(lent.get() - lentBefore).isZero();
+    }
+
+    /**
+     * A copy whose record its lease claim read unprocessed while another copy of it was in work is read again
+     * before its handler once that copy has left work (its settlement marked the record): it is acknowledged
+     * without the handler, which ran once. Taken as the claim read it, it would have run the handler twice.
+     */
+    @Test
+    void a_copy_read_at_its_claim_is_read_again_once_another_copy_of_its_record_left_work() throws Exception {
+        RecordTable t = newRecords();
+        Outbox outbox = outbox(t, "orders");
+        DeliveryTracking tracking = (DeliveryTracking) outbox.handlerMiddleware();
+        long id = insertRecord(t, "orders", 4, "{}");
+        Delivery first = copy(id, 1);
+        Delivery second = copy(id, 2);
+        try (Connection c = pool.getConnection()) {
+            tracking.leased(c, List.of(first, second));
+        }
+        AtomicInteger handled = new AtomicInteger();
+        HandlerMiddleware.Next handler = () -> {
+            handled.incrementAndGet();
+            return Outcome.ack();
+        };
+
+        assertThat(tracking.handle("orders", first, handler)).isEqualTo(Outcome.ack());
+        // the first copy's settlement marks the record and commits, and the copy leaves work
+        try (Connection c = pool.getConnection()) {
+            tracking.settling(c, List.of(new SettlementJoin.Settled(first, Outcome.ack())));
+        }
+        tracking.ended(List.of(first));
+        assertThat(unprocessed(t)).isZero();
+
+        assertThat(tracking.handle("orders", second, handler)).isEqualTo(Outcome.ack());
+        assertThat(handled).hasValue(1);
+    }
+
+    /** A delivery of the table broker's "orders" queue, in the lease form, carrying record {@code record}. */
+    private static Delivery copy(long record, long row) {
+        return new Delivery() {
+            @Override
+            public Object id() {
+                return row;
+            }
+
+            @Override
+            public String queue() {
+                return "orders";
+            }
+
+            @Override
+            public java.util.OptionalInt attempt() {
+                return java.util.OptionalInt.of(1);
+            }
+
+            @Override
+            public Map<String, String> headers() {
+                return Map.of(Outbox.ID_HEADER, Long.toString(record));
+            }
+
+            @Override
+            public Object partitionKey() {
+                return null;
+            }
+
+            @Override
+            public org.jooq.DSLContext db() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public boolean joinsSettlement() {
+                return true;
+            }
+
+            @Override
+            public String toString() {
+                return "copy " + row + " of record " + record;
+            }
+        };
     }
 }

@@ -5,6 +5,7 @@ import dev.tablequeue.dialect.ClaimedRows;
 import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
+import dev.tablequeue.transport.SettlementJoin;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -29,6 +30,8 @@ final class LeaseClaimer implements Claimer {
     private final QueueClaims claims;
     private final ClaimedRows<ClaimedRow> read;
     private final SettlementReports reports;
+    /** The handler middlewares that read for a claim's rows on its connection ({@link SettlementJoin#leased}). */
+    private final List<SettlementJoin> joins;
     private ScheduledExecutorService keeper;
 
     LeaseClaimer(SubscriptionContext ctx, SettlementReports reports) {
@@ -36,6 +39,7 @@ final class LeaseClaimer implements Claimer {
         this.claims = ctx.statements.claims();
         this.read = new ClaimSteps.Delivered(ctx.reader);
         this.reports = reports;
+        this.joins = ctx.broker.middlewares.joins();
     }
 
     @Override
@@ -52,24 +56,54 @@ final class LeaseClaimer implements Claimer {
         }
         limit = ctx.transactional ? permits : limit;
         List<ClaimedRow> rows = List.of();
-        Instant until;
+        List<InWork> claimed = List.of();
         try {
             ctx.turn.lockInterruptibly();
         } catch (InterruptedException e) {
             release(permits);
             throw e;
         }
+        boolean turnHeld = true;
         try (Connection c = ctx.broker.dataSource.getConnection()) {
             Instant now = ctx.now();
-            until = Leases.expiry(now, ctx.lease);
+            Instant until = Leases.expiry(now, ctx.lease);
             rows = claims.claimLeased(c, ctx.queue.group(), now, until, limit, read);
-        } finally {
             ctx.turn.unlock();
+            turnHeld = false;
+            claimed = new ArrayList<>(rows.size());
+            for (ClaimedRow row : rows) {
+                claimed.add(new InWork(ctx, row, null, null, until));
+            }
+            joinLease(c, claimed);
+        } finally {
+            if (turnHeld) {
+                ctx.turn.unlock();
+            }
             // the claim's connection has gone back; the deliveries' transactions keep a permit each
             release(ctx.transactional ? permits - rows.size() : 1);
         }
-        for (ClaimedRow row : rows) {
-            dispatch.dispatch(new InWork(ctx, row, null, null, until));
+        for (InWork d : claimed) {
+            dispatch.dispatch(d);
+        }
+    }
+
+    /**
+     * Gives the claimed rows to the handler middlewares that read for them at the claim
+     * ({@link SettlementJoin#leased}), on the claim's connection; a failure is logged, and the rows go on.
+     */
+    private void joinLease(Connection c, List<InWork> claimed) {
+        if (joins.isEmpty() || claimed.isEmpty()) {
+            return;
+        }
+        List<Delivery> deliveries = List.copyOf(claimed);
+        for (SettlementJoin join : joins) {
+            try {
+                join.leased(c, deliveries);
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("{} failed to read for rows {} of table \"{}\" (queue {}) at their claim; they go to their"
+                        + " handlers all the same: {}", join.getClass().getSimpleName(),
+                        claimed.stream().map(InWork::id).toList(), ctx.binding.tableName(), ctx.queue, e.toString());
+            }
         }
     }
 

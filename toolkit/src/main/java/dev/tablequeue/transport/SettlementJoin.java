@@ -29,6 +29,16 @@ public interface SettlementJoin {
     default void claimed(Connection c, List<Delivery> deliveries) throws SQLException {}
 
     /**
+     * The rows one lease claim took, on the claim's connection once the claim has committed (in auto-commit:
+     * nothing run here joins a settlement), before any of their handlers runs: where a middleware reads
+     * something for each delivery before its handler, it reads it here for the whole claim, on a connection
+     * the claim holds already, instead of on one of its own per delivery. What it reads is as of the claim, and
+     * a handler may run a while later. Where it throws, the failure is logged and the deliveries go to their
+     * handlers all the same. Not called in the row lock form, whose claim calls {@link #claimed}.
+     */
+    default void leased(Connection c, List<Delivery> deliveries) throws SQLException {}
+
+    /**
      * Deliveries whose outcomes are being written on {@code c}: after their own statements, before the commit
      * that writes them all. Where it throws, the settlement rolls back and each outcome fails as with a
      * statement of its own. A delivery's outcome is null where its row is written nothing (it returns as it
