@@ -10,14 +10,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Row lock: writes the outcomes of one claim's rows together, in the claim's transaction, once the last of
- * its handlers has returned, and commits it; a settle thread writes each claim. A row whose handler returned
- * before its claim-mates' no longer counts against the subscription's room: it waits on the claim's
- * connection, which the broker's budget counts.
+ * its handlers has returned, and commits it. Each claim settles on a settle thread free at once (a thread
+ * is added where none is), never queued behind another claim's settlement: a claim's statement may wait for
+ * a lock another claim's open transaction holds (on MariaDB, a claim that passed over a row keeps the lock it
+ * took on the row's entry in the claim index), and that transaction ends only once its own settlement runs.
+ * A row whose handler returned before its claim-mates' no longer counts against the subscription's room: it
+ * waits on the claim's connection, which the broker's budget counts.
  */
 final class ClaimCompleter implements Completer {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimCompleter.class);
@@ -26,19 +33,20 @@ final class ClaimCompleter implements Completer {
     private final Settlement settlement;
     private final SettlementReports reports;
     private final Slots slots;
-    private final Settler settler;
+    /** Platform threads (a settlement blocks in the driver's socket reads), as many as settle at once. */
+    private final ExecutorService threads;
+    /** Guards {@link #open} and {@link #underWay}; {@link #idle} is signalled when the last settlement ends. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition idle = lock.newCondition();
+    private boolean open = true;
+    private int underWay;
 
-    ClaimCompleter(SubscriptionContext ctx, Settlement settlement, Slots slots, String name, int writers) {
+    ClaimCompleter(SubscriptionContext ctx, Settlement settlement, Slots slots, String name) {
         this.ctx = ctx;
         this.settlement = settlement;
         this.reports = settlement.reports;
         this.slots = slots;
-        this.settler = new Settler(null, slots, name, writers);
-    }
-
-    @Override
-    public void start() {
-        settler.start();
+        this.threads = Executors.newCachedThreadPool(Threads.platform(name));
     }
 
     @Override
@@ -48,11 +56,55 @@ final class ClaimCompleter implements Completer {
         List<Settlement.Pending> all = group.add(p);
         if (all != null) {
             // the group's other rows left the unsettled count when their handlers returned
-            settler.submit(new Settler.Task(() -> settle(group, all), 1));
+            submit(() -> settle(group, all));
         } else {
             // it waits for its claim's last handler, on the claim's connection: it no longer holds back the
             // claims of the free workers (a slow handler would otherwise stop them all)
             slots.settled(1);
+        }
+    }
+
+    /**
+     * Runs a claim's settlement on a thread of its own; once stopped, on the caller's thread. Either way the
+     * claim counts as settled ({@link Slots#settled}) when it has run.
+     */
+    private void submit(Runnable settle) {
+        Runnable counted = () -> {
+            try {
+                settle.run();
+            } catch (RuntimeException e) {
+                LOG.error("a settlement of {} failed unexpectedly", ctx.queue, e);
+            } finally {
+                slots.settled(1);
+            }
+        };
+        lock.lock();
+        try {
+            if (open) {
+                underWay++;
+                threads.execute(() -> {
+                    try {
+                        counted.run();
+                    } finally {
+                        ended();
+                    }
+                });
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        counted.run();
+    }
+
+    private void ended() {
+        lock.lock();
+        try {
+            if (--underWay == 0) {
+                idle.signalAll();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -137,14 +189,31 @@ final class ClaimCompleter implements Completer {
         }
     }
 
+    /**
+     * Stops handing claims to the settle threads (a claim whose last handler returns later settles on that
+     * handler's thread) and waits up to {@code deadline} for the settlements under way; each settle thread
+     * ends once it is done.
+     */
     @Override
     public void stop(long deadline) {
-        settler.stop(deadline);
+        lock.lock();
+        try {
+            open = false;
+            threads.shutdown();
+            long left = deadline - System.nanoTime();
+            while (underWay > 0 && left > 0) {
+                left = idle.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
     public void awaitUnderWay(long until) {
-        settler.stop(until);
+        stop(until);
     }
 
     /**

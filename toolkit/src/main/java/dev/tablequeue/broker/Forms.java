@@ -9,7 +9,7 @@ import dev.tablequeue.dialect.QueueDialect;
  * database takes writers side by side: the one place the runtime asks either.
  */
 final class Forms {
-    /** The threads that write a subscription's outcomes at once. */
+    /** The threads that write a lease or advisory subscription's outcomes at once. */
     private static final int SETTLERS = 2;
 
     private Forms() {}
@@ -32,7 +32,7 @@ final class Forms {
         boolean inline = claimThreadWrites(ctx);
         int writers = inline ? 0 : SETTLERS;
         return switch (ctx.binding.form()) {
-            case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name, SETTLERS);
+            case ROW_LOCK -> new ClaimCompleter(ctx, settlement, slots, name);
             case LEASE -> inline(new LeaseCompleter(ctx, settlement, slots, name, writers), inline, slots, wakeup);
             case ADVISORY -> inline(new KeyCompleter(ctx, settlement, keys, slots, name, writers), inline, slots,
                     wakeup);

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * The queue of a completer's writes, written by platform threads of its own (or, with none, by the claim
  * thread), many at a time: every outcome that arrived while the last batch was being written goes into the
  * next one, written by the batch writer in one go (lease form: one transaction, see {@link LeaseCompleter});
- * a task (a row lock claim group to commit, an advisory outcome to write on its connection) runs on its own. Once stopped, what still arrives (a handler that outlived the drain) is written on the
- * caller's thread.
+ * a task (an advisory outcome to write on its connection) runs on its own. Once stopped, what still arrives (a
+ * handler that outlived the drain) is written on the caller's thread. (A row lock claim settles on a thread of
+ * its own: {@link ClaimCompleter}.)
  */
 final class Settler {
     private static final Logger LOG = LoggerFactory.getLogger(Settler.class);

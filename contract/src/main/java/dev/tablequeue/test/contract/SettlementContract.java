@@ -17,7 +17,10 @@ import dev.tablequeue.broker.QueueBroker;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
@@ -120,6 +123,60 @@ public abstract class SettlementContract extends BrokerFixture {
                         + " NEW.processed_at IS NOT NULL AND OLD.processed_at IS NULL BEGIN SELECT RAISE(ABORT, '"
                         + refusal + "'); END"};
         };
+    }
+
+    /**
+     * In the row lock form, a claim's settlement that waits for a row lock another claim's open transaction
+     * holds goes on once that claim settles: each claim settles on a thread of its own, so the settlements that
+     * wait never hold back the one they wait for. (On MariaDB a claim can keep a lock on the claim index's entry
+     * of a row it passed over, which the acknowledgement of that row then waits for; here the service's own
+     * acknowledgement of two rows updates a third row, which a third claim holds.) Queued behind the two
+     * waiting settlements, the third claim's would wait until the server's lock timeout, and all three fail.
+     */
+    @Test
+    public final void a_settlement_that_waits_for_another_claims_lock_goes_on_once_that_claim_settles()
+            throws Exception {
+        assumeTrue(forms().contains(Form.ROW_LOCK), "this database does not take the row lock form");
+        Jobs t = newTable();
+        Set<Long> third = ConcurrentHashMap.newKeySet();
+        RoleBinding<Record> b = RoleBinding.of(t, t.ID).group(t.GRP).attempt(t.ATTEMPT)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD)
+                .own(Event.ACK, (ctx, rowId) -> {
+                    for (Long held : third) {
+                        if (!held.equals(rowId)) {
+                            ctx.update(t).set(t.ATTEMPT, t.ATTEMPT).where(t.ID.eq(held)).execute();
+                        }
+                    }
+                    ctx.update(t).set(t.GRP, "sent").where(t.ID.eq((Long) rowId)).execute();
+                })
+                .build();
+        Map<Object, Throwable> failures = new ConcurrentHashMap<>();
+        Set<Object> entered = ConcurrentHashMap.newKeySet();
+        CountDownLatch thirdClaimed = new CountDownLatch(1);
+        ServerSessions sessions = new ServerSessions(engine(), pool);
+        QueueBroker broker = broker(settlementFailuresInto(failures));
+        broker.subscribe(InboxQueue.of(b, "emails")).payload(Job.class).workers(3).handle((job, d) -> {
+            entered.add(d.id());
+            if (job.n() == 3) {
+                third.add((Long) d.id());
+                thirdClaimed.countDown();
+                // returns once the two other claims' settlements wait for this claim's lock on its row
+                await().atMost(PATIENCE).until(() -> sessions.waitingOnALock("%" + t.getName() + "%").size() == 2);
+            } else {
+                assertThat(thirdClaimed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            }
+            return Outcome.ack();
+        });
+        broker.start();
+        // one row at a time, each taken by a claim of its own before the next comes
+        for (int n = 1; n <= 3; n++) {
+            long id = insertRaw(t, "emails", ("{\"n\":" + n + ",\"kind\":\"mail\"}").getBytes());
+            await().atMost(PATIENCE).until(() -> entered.contains(id));
+        }
+
+        await().atMost(PATIENCE).until(() -> count(t, "grp = 'sent'") == 3 || !failures.isEmpty());
+        assertThat(failures).isEmpty();
+        assertThat(count(t, "grp = 'sent'")).isEqualTo(3);
     }
 
     @ParameterizedTest
