@@ -209,13 +209,14 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         }
         assertThat(refused).isBetween(300, 400);
         assertThat(unprocessed(t)).isEqualTo(1000);
-        // what the broker holds: the queue's room and the four messages in the (blocked) handlers' hands. It is
-        // counted, not taken as 1000 - refused: a publish RabbitMQ confirms may still not be held (seen once in
-        // CI under load), and its record, unprocessed, is for the republish to send like a refused one
+        // what the broker holds: the queue's room and the four messages in the (blocked) handlers' hands, which
+        // are exactly those whose publish returned. A refused publish reported as confirmed (as the client's
+        // waitForConfirms can, a nack landing as the wait starts, seen twice in CI under load) is missing here,
+        // and the accepted publish after it on that channel is reported refused and counted here as one too many
         int refusals = refused;
         awaitOrDescribe(() -> inHand.get() == 4, () -> state(transport, t, handled, refusals));
         long held = transport.ready("orders") + inHand.get();
-        assertThat(held).isLessThanOrEqualTo(1000 - refused);
+        assertThat(held).as("messages held by the broker: those whose publish returned").isEqualTo(1000 - refused);
         gate.countDown();
         // the queue drains (its room is back), and each message handled has its record marked, before the
         // republish sends the refused ones again: a record handled and not yet marked is sent again too, and so
@@ -224,7 +225,7 @@ public abstract class RabbitOutboxContract extends OutboxContract {
                         && unprocessed(t) == 1000 - handled.size(),
                 () -> state(transport, t, handled, refusals) + ", held by the broker " + held);
 
-        assertThat(outbox.republish(transport.sender())).isGreaterThanOrEqualTo(refused);
+        assertThat(outbox.republish(transport.sender())).as("the refused records, and no other").isEqualTo(refused);
 
         awaitOrDescribe(() -> handled.size() == 1000 && unprocessed(t) == 0,
                 () -> state(transport, t, handled, refusals));
@@ -282,8 +283,9 @@ public abstract class RabbitOutboxContract extends OutboxContract {
         String pid = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (pid == null && System.nanoTime() < deadline) {
-            for (String line : rabbitmqctl("list_connections", "--no-table-headers", "pid", "client_properties")
-                    .split("\n")) {
+            String listed = RabbitTestTransport.rabbitmqctl("list_connections", "--no-table-headers", "pid",
+                    "client_properties");
+            for (String line : listed.split("\n")) {
                 // client_properties holds {"connection_name",longstr,"<name>"}
                 if (line.contains("\"" + name + "\"")) {
                     pid = line.split("\t")[0].trim();
@@ -291,16 +293,6 @@ public abstract class RabbitOutboxContract extends OutboxContract {
             }
         }
         assertThat(pid).as("the connection %s in rabbitmqctl list_connections", name).isNotNull();
-        rabbitmqctl("close_connection", pid, "the outbox drill closes it");
-    }
-
-    private static String rabbitmqctl(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("rabbitmqctl", "-q"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("rabbitmqctl %s: %s", List.of(args), out).isZero();
-        return out;
+        RabbitTestTransport.rabbitmqctl("close_connection", pid, "the outbox drill closes it");
     }
 }

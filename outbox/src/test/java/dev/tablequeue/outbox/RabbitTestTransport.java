@@ -1,5 +1,7 @@
 package dev.tablequeue.outbox;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.tablequeue.broker.Handler;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Assumptions;
@@ -77,6 +80,17 @@ final class RabbitTestTransport implements TestTransport {
         f.setPassword("guest");
         f.setNetworkRecoveryInterval(200);
         return f;
+    }
+
+    /** Runs {@code rabbitmqctl -q} with {@code args} on this machine's broker; its output. */
+    static String rabbitmqctl(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl", "-q"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rabbitmqctl %s ends", List.of(args)).isTrue();
+        assertThat(p.exitValue()).as("rabbitmqctl %s: %s", List.of(args), out).isZero();
+        return out;
     }
 
     private static String env(String name, String fallback) {

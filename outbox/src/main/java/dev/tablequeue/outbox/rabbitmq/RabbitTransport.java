@@ -24,8 +24,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
@@ -59,9 +62,10 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
         return t;
     });
 
-    /** A confirm-mode channel and what the broker returned on it during the publish in progress. */
+    /** A confirm-mode channel, and what the broker confirmed and returned of the publish in progress on it. */
     private static final class Publishing {
         final Channel channel;
+        final PublishConfirms confirms = new PublishConfirms();
         volatile String returned;
 
         Publishing(Channel channel) {
@@ -102,6 +106,8 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
             channel.confirmSelect();
             Publishing p = new Publishing(channel);
             channel.addReturnListener(r -> p.returned = r.getReplyText() + " (" + r.getReplyCode() + ")");
+            channel.addConfirmListener(p.confirms);
+            channel.addShutdownListener(p.confirms);
             return p;
         } catch (IOException e) {
             throw new TableQueueException("cannot open a RabbitMQ channel: " + e.getMessage(), e);
@@ -132,8 +138,9 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
                     .deliveryMode(2)
                     .headers(new HashMap<>(m.headers()))
                     .build();
+            CompletableFuture<Boolean> confirm = p.confirms.expect(p.channel.getNextPublishSeqNo());
             p.channel.basicPublish(exchange, m.name(), true, props, m.payload());
-            if (!p.channel.waitForConfirms(confirmTimeout.toMillis())) {
+            if (!confirm.get(confirmTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IOException("RabbitMQ refused " + m.name() + " (a nack of its publisher confirm)");
             }
             if (p.returned != null) {
@@ -143,6 +150,8 @@ public final class RabbitTransport implements MessagePublisher, AutoCloseable {
             healthy = true;
         } catch (TimeoutException e) {
             throw new IOException("RabbitMQ did not confirm " + m.name() + " within " + confirmTimeout, e);
+        } catch (ExecutionException e) {
+            throw new IOException("the RabbitMQ channel is down: " + e.getCause().getMessage(), e.getCause());
         } catch (com.rabbitmq.client.ShutdownSignalException e) {
             throw new IOException("the RabbitMQ channel is down: " + e.getMessage(), e);
         } finally {
