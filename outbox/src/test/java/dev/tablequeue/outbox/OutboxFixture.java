@@ -153,6 +153,19 @@ public abstract class OutboxFixture {
                 .set(outbox.transactionListener()));
     }
 
+    /** Prints a drill's line of figures and appends it to {@code target/drill-figures.txt}. */
+    protected static void drillFigures(String line) {
+        System.out.println(line);
+        java.nio.file.Path figures = java.nio.file.Path.of("target", "drill-figures.txt");
+        try {
+            java.nio.file.Files.writeString(figures, line + System.lineSeparator(),
+                    java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot append to " + figures.toAbsolutePath(), e);
+        }
+    }
+
     protected DSLContext dsl() {
         return DSL.using(pool, database().sqlDialect());
     }

@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.GetResponse;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +38,6 @@ public abstract class RabbitKillDrillContract extends OutboxFixture {
     private static final int TRANSACTIONS = 20_000;
     /** The kill comes once this many records are confirmed. */
     private static final int KILL_AFTER = 300;
-    private static final Path FIGURES = Path.of("target", "drill-figures.txt");
     private static final Pattern NUMBER = Pattern.compile("\"n\":(\\d+)");
 
     @Override
@@ -119,7 +116,7 @@ public abstract class RabbitKillDrillContract extends OutboxFixture {
                     + confirmedAtKill.size() + " unconfirmedAtKill=" + unconfirmedAtKill.size() + " resent=" + resent
                     + " duplicates=" + duplicated.size() + " lost=" + lost + " rolledBackArrived=" + strangers.size()
                     + " inQueue=" + read.size();
-            report(line);
+            drillFigures(line);
 
             assertThat(lost).as("committed records that never arrived").isZero();
             assertThat(strangers).as("messages of rolled-back transactions, or unlike their record").isEmpty();
@@ -161,15 +158,5 @@ public abstract class RabbitKillDrillContract extends OutboxFixture {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(database().name().toLowerCase() + "-" + table.getName() + ".log").toFile())
                 .start();
-    }
-
-    private static void report(String line) {
-        System.out.println(line);
-        try {
-            Files.writeString(FIGURES, line + System.lineSeparator(), StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + FIGURES.toAbsolutePath(), e);
-        }
     }
 }
