@@ -71,7 +71,7 @@ final class Declarations {
             });
         }
         if (listenNotify) {
-            dialect.refuseChannel(channel).ifPresent(reason -> {
+            dialect.notifications().refuse(channel).ifPresent(reason -> {
                 throw new DeclarationException(where + reason);
             });
         }
@@ -100,9 +100,10 @@ final class Declarations {
      * database with notifications, and a connection for the listener beside those the claims and handlers need.
      */
     static void checkListener(boolean listenNotify, QueueDialect dialect, int size) {
-        if (listenNotify && !dialect.supportsNotify()) {
-            throw new DeclarationException("listenNotify() needs a database with notifications"
-                    + " (PostgreSQL); " + dialect.name() + " has none");
+        if (listenNotify) {
+            dialect.notifications().refuseListener().ifPresent(reason -> {
+                throw new DeclarationException(reason);
+            });
         }
         if (listenNotify && size < 3) {
             // the listener holds one connection for good and one stays free: claims need a third

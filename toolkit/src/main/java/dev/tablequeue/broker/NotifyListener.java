@@ -75,7 +75,7 @@ final class NotifyListener {
         boolean lost = false;
         while (running) {
             try (Connection c = broker.dataSource.getConnection()) {
-                Notifications notifications = broker.dialect.listen(c, channels);
+                Notifications notifications = broker.dialect.notifications().listen(c, channels);
                 connected = true;
                 listening.countDown();
                 if (lost) {

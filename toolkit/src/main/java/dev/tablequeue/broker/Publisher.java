@@ -379,13 +379,11 @@ public final class Publisher {
 
     /** Notifies the listeners of {@code binding}'s table (PostgreSQL); a failure leaves the row to the poll. */
     private void notify(Connection c, RoleBinding<?> binding, String group) {
-        BindingStatements.notify(broker.dialect, binding).ifPresent(notify -> {
-            try {
-                Jdbc.query(c, notify, new Binds().group(group == null ? "" : group), broker.dialect, rs -> null);
-            } catch (SQLException e) {
-                LOG.warn("the notification of a publish into \"{}\" failed; the poll will find the row: {}",
-                        binding.tableName(), e.toString());
-            }
-        });
+        try {
+            broker.dialect.notifications().notify(c, BindingStatements.channel(binding), group == null ? "" : group);
+        } catch (SQLException e) {
+            LOG.warn("the notification of a publish into \"{}\" failed; the poll will find the row: {}",
+                    binding.tableName(), e.toString());
+        }
     }
 }

@@ -5,7 +5,6 @@ import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jooq.Table;
 
 /**
@@ -38,9 +37,9 @@ public final class BindingStatements {
         return binding.tableName();
     }
 
-    /** The notification a publish into {@code binding}'s table sends, where the database has notifications. */
-    public static Optional<Statement> notify(QueueDialect dialect, RoleBinding<?> binding) {
-        return dialect.notify(channel(binding));
+    /** What the notification of a publish into {@code binding}'s table runs; none where the database has none. */
+    public static List<Statement> notify(QueueDialect dialect, RoleBinding<?> binding) {
+        return dialect.notifications().statements(channel(binding));
     }
 
     /**
@@ -57,7 +56,7 @@ public final class BindingStatements {
                 dialect, binding, shape(binding), binding.has(Role.GROUP), deadLetterTable);
         List<Statement> every = new ArrayList<>(subscription.all());
         every.add(insert(dialect, binding));
-        notify(dialect, binding).ifPresent(every::add);
+        every.addAll(notify(dialect, binding));
         return List.copyOf(every);
     }
 }

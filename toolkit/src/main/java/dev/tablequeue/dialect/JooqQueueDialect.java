@@ -270,14 +270,4 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
     public boolean claimsInParallel() {
         return true;
     }
-
-    @Override
-    public boolean supportsNotify() {
-        return false;
-    }
-
-    @Override
-    public Optional<Statement> notify(String channel) {
-        return Optional.empty();
-    }
 }

@@ -4,7 +4,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * The notifications one connection listens for, from {@link QueueDialect#listen}: the broker's listener
+ * The notifications one connection listens for, from {@link QueueNotifications#listen}: the broker's listener
  * thread polls it for as long as the connection lives.
  *
  * <p>This SPI may still change before 1.0.

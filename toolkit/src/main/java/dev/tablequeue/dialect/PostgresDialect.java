@@ -44,6 +44,10 @@ public final class PostgresDialect extends JooqQueueDialect {
     private static final List<Isolation> OPENS =
             List.of(Isolation.READ_COMMITTED, Isolation.REPEATABLE_READ, Isolation.SERIALIZABLE);
 
+    /** A notification's statement names no table: a copy that renders names otherwise ({@link #rendering}) shares it. */
+    private final QueueNotifications notifications =
+            new PostgresNotifications(this, channel -> PostgresNotifications.notification(writer(), channel));
+
     public PostgresDialect() {
         super(SQLDialect.POSTGRES);
     }
@@ -295,25 +299,8 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Optional<Statement> notify(String channel) {
-        StatementWriter w = writer();
-        return Optional.of(w.statement("notify", w.dsl().select(DSL.field("pg_notify({0}, {1})", SQLDataType.VARCHAR,
-                w.text(Param.constant(channel)), w.text(Param.of(Param.Kind.GROUP))))));
-    }
-
-    @Override
-    public boolean supportsNotify() {
-        return true;
-    }
-
-    /** Where a channel name is over the 63 bytes PostgreSQL keeps of an identifier. */
-    @Override
-    public Optional<String> refuseChannel(String channel) {
-        int bytes = channel.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        return bytes > MAX_IDENTIFIER_BYTES
-                ? Optional.of("the notification channel \"" + channel + "\" is " + bytes
-                        + " bytes; Postgres keeps channel names up to " + MAX_IDENTIFIER_BYTES)
-                : Optional.empty();
+    public QueueNotifications notifications() {
+        return notifications;
     }
 
     /**
@@ -340,13 +327,6 @@ public final class PostgresDialect extends JooqQueueDialect {
     public Optional<LockWait> lockWait(java.time.Duration bound) {
         return Optional.of(new LockWait("SET lock_timeout = " + Math.max(1, bound.toMillis()), "RESET lock_timeout",
                 e -> "55P03".equals(e.getSQLState())));
-    }
-
-    /** LISTEN on each channel, then pgjdbc's {@code getNotifications}; the driver is an optional dependency. */
-    @Override
-    public Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
-            throws java.sql.SQLException {
-        return PgNotifications.listen(connection, channels);
     }
 
     @Override

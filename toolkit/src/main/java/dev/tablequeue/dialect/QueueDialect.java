@@ -206,8 +206,10 @@ public interface QueueDialect {
         return Optional.empty();
     }
 
-    /** Announces a row of {@code channel}'s group to listeners; empty where the database has no notifications. */
-    Optional<Statement> notify(String channel);
+    /** The database's notifications of new rows (LISTEN/NOTIFY); the default: none, a listener refused. */
+    default QueueNotifications notifications() {
+        return QueueNotifications.none(name());
+    }
 
     /** The database's "now", as the statements of a binding on the database clock read it. */
     Field<?> databaseNow();
@@ -248,14 +250,6 @@ public interface QueueDialect {
     }
 
     /**
-     * Why {@code channel} cannot carry notifications here (a name over the server's limit), for a
-     * {@code listenNotify()} broker; empty, the default, where it can.
-     */
-    default Optional<String> refuseChannel(String channel) {
-        return Optional.empty();
-    }
-
-    /**
      * Why this database cannot run {@code b}'s deliveries in transactional mode, where the handler writes
      * through the delivery's own transaction and the acknowledgement commits it; empty where it can. The
      * default refuses nothing.
@@ -273,19 +267,6 @@ public interface QueueDialect {
     default Optional<LockWait> lockWait(java.time.Duration bound) {
         return Optional.empty();
     }
-
-    /**
-     * Listens on {@code connection} for the notifications of {@code channels} ({@link #notify} announces
-     * them), for a {@code listenNotify()} broker; only called where {@link #supportsNotify()}. The default
-     * refuses.
-     */
-    default Notifications listen(java.sql.Connection connection, java.util.Collection<String> channels)
-            throws java.sql.SQLException {
-        throw new DialectException(name(), String.join(", ", channels), "this database delivers no notifications");
-    }
-
-    /** Whether the database delivers notifications (LISTEN/NOTIFY). */
-    boolean supportsNotify();
 
     /**
      * Prepares {@code statement} on the server without running it, so a table or column the database lacks

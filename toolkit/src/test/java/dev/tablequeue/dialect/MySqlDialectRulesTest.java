@@ -127,8 +127,11 @@ class MySqlDialectRulesTest {
             assertThat(MARIADB.supportsForm(form)).isTrue();
         }
         assertThat(MARIADB.claimLeaseStamps()).isFalse();
-        assertThat(MARIADB.supportsNotify()).isFalse();
-        assertThat(MARIADB.notify("emails")).isEmpty();
+        assertThat(MARIADB.notifications().refuseListener()).hasValueSatisfying(reason -> assertThat(reason)
+                .isEqualTo("listenNotify() needs a database with notifications (PostgreSQL); mariadb has none"));
+        assertThat(MARIADB.notifications().statements("emails")).isEmpty();
+        assertThatThrownBy(() -> MARIADB.notifications().notify(null, "emails", ""))
+                .isInstanceOf(DialectException.class).hasMessageContaining("sends no notifications");
         // the session keeps advisory keys: no process registry, and no connection is asked for one
         assertThat(MARIADB.processKeys(null)).isEmpty();
         assertThat(MARIADB.claimsInParallel()).isTrue();

@@ -307,6 +307,22 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void a_notification_is_one_statement_per_channel_built_once_and_a_channel_over_63_bytes_is_refused() {
+        QueueNotifications notifications = dialect.notifications();
+        assertThat(notifications.refuseListener()).isEmpty();
+        List<Statement> emails = notifications.statements("email_jobs");
+        assertThat(emails).singleElement().satisfies(s -> {
+            assertThat(s.purpose()).isEqualTo("notify");
+            assertThat(s.sql()).isEqualTo("select pg_notify(?, ?)");
+        });
+        assertThat(notifications.statements("email_jobs").get(0)).isSameAs(emails.get(0));
+        assertThat(dialect.rendering(new org.jooq.conf.Settings()).notifications()).isSameAs(notifications);
+        assertThat(notifications.refuse("q".repeat(63))).isEmpty();
+        assertThat(notifications.refuse("q".repeat(62) + "é")).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("is 64 bytes").contains("up to 63"));
+    }
+
+    @Test
     void the_unique_insert_names_its_conflict_target_and_the_pending_predicate_and_returns_the_id() {
         UniqueInsert always = dialect.uniqueInsert(roles().uniqueKey(t.NOTE).build()).orElseThrow();
         UniqueInsert pending = dialect.uniqueInsert(roles().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();

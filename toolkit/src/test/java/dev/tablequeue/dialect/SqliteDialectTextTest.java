@@ -202,8 +202,10 @@ class SqliteDialectTextTest {
         assertThat(dialect.supportsForm(Form.LEASE)).isTrue();
         assertThat(dialect.supportsForm(Form.ADVISORY)).isTrue();
         assertThat(dialect.claimsInParallel()).isFalse();
-        assertThat(dialect.supportsNotify()).isFalse();
-        assertThat(dialect.notify("email_jobs")).isEmpty();
+        assertThat(dialect.notifications().refuseListener()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("needs a database with notifications").contains("sqlite has none"));
+        assertThat(dialect.notifications().refuse("email_jobs")).isEqualTo(dialect.notifications().refuseListener());
+        assertThat(dialect.notifications().statements("email_jobs")).isEmpty();
     }
 
     @Test

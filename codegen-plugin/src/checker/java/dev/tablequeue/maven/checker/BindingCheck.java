@@ -136,13 +136,12 @@ final class BindingCheck {
         int prepared = opened.get().prepared();
         prepared += StartRules.insert(dialect, target.connection(), binding, BindingStatements.insert(dialect, binding),
                 SUBSCRIPTIONS + " and publishes", refusals);
-        Optional<Statement> notify = BindingStatements.notify(dialect, binding);
-        if (notify.isPresent()) {
+        for (Statement notify : BindingStatements.notify(dialect, binding)) {
             try {
-                dialect.prepare(target.connection(), notify.get());
+                dialect.prepare(target.connection(), notify);
                 prepared++;
             } catch (SQLException e) {
-                findings.statement(where, notify.get().purpose(), notify.get().sql(), e.getMessage());
+                findings.statement(where, notify.purpose(), notify.sql(), e.getMessage());
             }
         }
         return prepared;

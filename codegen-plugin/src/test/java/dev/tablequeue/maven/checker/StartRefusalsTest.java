@@ -124,8 +124,11 @@ class StartRefusalsTest {
         site("MySqlServer: ServerTooOldException(product(), reportedVersion, floor.version(), \"FOR UPDATE",
                 Scope.SHARED, "raised by QueueDialects.detect, which the check calls on each database as the"
                         + " broker does; no server older than the floor is at hand");
-        site("QueueDialect: DialectException(name(), String.join(\", \", channels), \"this database delivers",
+        site("QueueNotifications: DialectException(database, String.join(\", \", channels), \"this database delive",
                 Scope.LEFT_OUT, "listenNotify(), a broker's setting");
+        site("QueueNotifications: DialectException(database, channel, \"this database sends no notifications\")",
+                Scope.LEFT_OUT, "unreachable: a publish notifies only on a listenNotify() broker, which does not start"
+                        + " on a database without notifications");
         // the outbox's start
         site("OutboxPreparation: SchemaException(\"outbox: the \" + statement.purpose() + \" statement of table",
                 Scope.SHARED, "OutboxCheck prepares the same OutboxBinding.statements(dialect); proved by the invoker"
@@ -177,7 +180,7 @@ class StartRefusalsTest {
                 "Declarations: DeclarationException(where + \"workersByKey(n) runs the rows of each partition",
                 "Declarations: DeclarationException(where + \"workersByKey(n) is declared on table \\\"\" +",
                 "Declarations: DeclarationException(where + \"workersByKey(n) needs the dialect's claim,",
-                "Declarations: DeclarationException(\"listenNotify() needs a database with notifications\" +",
+                "Declarations: DeclarationException(reason)",
                 "Declarations: DeclarationException(\"listenNotify() keeps one connection of the pool\" +")) {
             site(key, Scope.LEFT_OUT, settings);
         }

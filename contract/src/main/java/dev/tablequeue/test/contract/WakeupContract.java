@@ -299,12 +299,27 @@ public abstract class WakeupContract extends BrokerFixture {
 
     // ================================================================ the connection budget
 
+    /** A broker with notifications on a database that has none is refused at its build, saying so. */
+    @Test
+    public final void listen_notify_on_a_database_without_notifications_is_refused_at_build() throws SQLException {
+        java.util.Optional<String> refused;
+        try (Connection c = pool.getConnection()) {
+            refused = database().dialect(c).notifications().refuseListener();
+        }
+        assumeTrue(refused.isPresent(), () -> database() + "'s dialect has notifications");
+        assertThatThrownBy(() -> database().broker(pool).listenNotify().build())
+                .isInstanceOf(DeclarationException.class)
+                .hasMessage(refused.get())
+                .hasMessageContaining("listenNotify() needs a database with notifications (PostgreSQL)");
+    }
+
     /** A broker with notifications on a pool that would leave its claims no connection is refused at its build. */
     @Test
     public final void listen_notify_on_a_pool_that_would_leave_the_claims_no_connection_is_refused_at_build()
             throws SQLException {
         try (Connection c = pool.getConnection()) {
-            assumeTrue(database().dialect(c).supportsNotify(), () -> database() + "'s dialect has no notifications");
+            assumeTrue(database().dialect(c).notifications().refuseListener().isEmpty(),
+                    () -> database() + "'s dialect has no notifications");
         }
         Jobs t = newTable();
         RoleBinding<Record> b = binding(t, preferredForm());
