@@ -137,7 +137,8 @@ class MySqlDialectIT {
             }
             if (b.form() == Form.LEASE) {
                 run.claimInTransaction(c, b, ClaimShape.IDS, claim);
-                assertThat(run.update(c, d.leaseExtend(b), binds)).isEqualTo(1);
+                assertThat(d.claims(b, ClaimShape.IDS, false)
+                        .extendLease(c, ids.get(0), now.plusSeconds(30), now.plusSeconds(60))).isTrue();
             }
             for (Statement settlement : settlements(d, b, dead)) {
                 run.update(c, settlement, binds.ids(List.of()));

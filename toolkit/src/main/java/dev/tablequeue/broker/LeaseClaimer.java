@@ -1,10 +1,7 @@
 package dev.tablequeue.broker;
 
-import dev.tablequeue.binding.Event;
 import dev.tablequeue.dialect.ClaimedRows;
 import dev.tablequeue.dialect.QueueClaims;
-import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.transport.SettlementJoin;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -14,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -233,12 +229,7 @@ final class LeaseClaimer implements Claimer {
         try (Connection c = ctx.broker.dataSource.getConnection()) {
             connected = true;
             try {
-                if (ctx.binding.owns(Event.EXTEND)) {
-                    return ctx.binding.own().extend()
-                            .extend(DSL.using(c, ctx.dialect.sqlDialect()), d.id(), held, until);
-                }
-                Binds binds = new Binds().id(d.id()).leaseHeld(held).leaseUntil(until);
-                return Jdbc.update(c, ctx.statements.extend().orElseThrow(), binds, ctx.dialect) == 1;
+                return ctx.statements.claims().extendLease(c, d.id(), held, until);
             } catch (SQLException | RuntimeException e) {
                 if (Connections.lost(e, c)) {
                     throw new LostConnection(e, true);

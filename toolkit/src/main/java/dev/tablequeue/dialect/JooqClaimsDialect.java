@@ -42,11 +42,11 @@ abstract class JooqClaimsDialect extends JooqPieces {
         FifoGuard guard = b.fifo() ? fifoGuard(b).orElse(null) : null;
         return switch (b.form()) {
             case ROW_LOCK -> new StatementClaims(this, b, claimRowLock(claimed, shape), guard, null,
-                    own ? fetchByIds(b, shape, 1, false) : null,
+                    own ? fetchByIds(b, shape, 1, false) : null, null,
                     new StatementClaims.Behaviour(true, rowLockClaimHoldsRowsItPasses(b)));
             case LEASE -> new StatementClaims(this, b, claimLease(claimed, shape), guard,
                     own || !claimLeaseStamps() ? leaseStamp(b, 1) : null,
-                    own ? fetchByIds(b, shape, 1, true) : null,
+                    own ? fetchByIds(b, shape, 1, true) : null, leaseExtend(b),
                     new StatementClaims.Behaviour(b.fifo() || claimLeaseInOrder(), false));
             case ADVISORY -> throw new DialectException(name(), b.tableName(),
                     "the advisory form claims by its candidates and keys, not by a row lock or lease claim");
@@ -244,8 +244,8 @@ abstract class JooqClaimsDialect extends JooqPieces {
         return w.statement("lease stamp", w.dsl().update(table(b)).set(set).where(typed(b.id()).in(ids(w, b, count))));
     }
 
-    @Override
-    public Statement leaseExtend(RoleBinding<?> b) {
+    /** The extension of one row's lease from the time it holds to a later one, by id ({@link QueueClaims#extendLease}). */
+    Statement leaseExtend(RoleBinding<?> b) {
         StatementWriter w = writer();
         Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
         Map<Field<?>, Field<?>> set = Map.of(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));

@@ -10,7 +10,7 @@ import java.util.List;
  * due rows of a group in claim order and returns them read by the caller's {@link ClaimedRows}. What a claim
  * runs to get there (a FIFO guard first, the claim, a lease stamp of its rows, the service's own claim and
  * fetch, rows sorted where the statement returns them in no order, a claim made again where the database
- * holds rows it read past) is its dialect's, decided once, when the subscription opens ({@link
+ * holds rows it read past), and how a lease is extended, is its dialect's, decided once, when the subscription opens ({@link
  * QueueDialect#claims}).
  */
 public interface QueueClaims {
@@ -40,4 +40,13 @@ public interface QueueClaims {
      */
     <R> List<R> claimLeased(Connection c, String group, Instant now, Instant until, int limit, ClaimedRows<R> rows)
             throws SQLException;
+
+    /**
+     * Lease form: moves the lease of row {@code id} from {@code held} to {@code until} where the row still holds
+     * {@code held} (no later claim took it meanwhile), with the dialect's statement or the service's own
+     * extension. {@code c} is in auto-commit.
+     *
+     * @return whether the row held {@code held}, and now holds {@code until}
+     */
+    boolean extendLease(Connection c, Object id, Instant held, Instant until) throws SQLException;
 }

@@ -72,8 +72,6 @@ public interface QueueDialect {
      */
     QueueKeys keys(RoleBinding<?> binding, ClaimShape shape, boolean inKeyOrder);
 
-    /** Moves a lease forward while the row still holds the delivery's token. */
-    Statement leaseExtend(RoleBinding<?> binding);
 
     /**
      * The advisory locks of {@code binding}'s keys on the database {@code connection} reaches ({@link KeyLocks}):

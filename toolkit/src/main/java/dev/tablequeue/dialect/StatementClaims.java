@@ -44,24 +44,27 @@ final class StatementClaims implements QueueClaims {
     private final Statement stamp;
     /** The fetch of one row by id, where the service claims. */
     private final Statement fetchOne;
+    /** The extension of one row's lease, in the lease form (null in the row lock form). */
+    private final Statement extend;
     private final Behaviour behaviour;
     private final TransactionOpening opening;
 
     StatementClaims(QueueDialect dialect, RoleBinding<?> binding, Statement claim, FifoGuard guard, Statement stamp,
-            Statement fetchOne, Behaviour behaviour) {
+            Statement fetchOne, Statement extend, Behaviour behaviour) {
         this.dialect = dialect;
         this.binding = binding;
         this.claim = claim;
         this.guard = guard;
         this.stamp = stamp;
         this.fetchOne = fetchOne;
+        this.extend = extend;
         this.behaviour = behaviour;
         this.opening = dialect.transactionOpening(binding);
     }
 
     @Override
     public List<Statement> statements() {
-        List<Statement> all = new ArrayList<>(4);
+        List<Statement> all = new ArrayList<>(5);
         all.add(claim);
         if (guard != null) {
             all.add(guard.statement());
@@ -71,6 +74,9 @@ final class StatementClaims implements QueueClaims {
         }
         if (fetchOne != null) {
             all.add(fetchOne);
+        }
+        if (extend != null) {
+            all.add(extend);
         }
         return List.copyOf(all);
     }
@@ -110,6 +116,15 @@ final class StatementClaims implements QueueClaims {
             Transactions.rollbackQuietly(c, opening);
             throw e;
         }
+    }
+
+    @Override
+    public boolean extendLease(Connection c, Object id, Instant held, Instant until) throws SQLException {
+        requireForm(Form.LEASE);
+        if (binding.owns(Event.EXTEND)) {
+            return binding.own().extend().extend(DSL.using(c, dialect.sqlDialect()), id, held, until);
+        }
+        return Jdbc.update(c, extend, new Binds().id(id).leaseHeld(held).leaseUntil(until), dialect) == 1;
     }
 
     /**

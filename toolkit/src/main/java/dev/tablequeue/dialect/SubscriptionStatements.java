@@ -34,7 +34,6 @@ public record SubscriptionStatements(
         Optional<Statement> retryAfter,
         Optional<Statement> deadLetterToGroup,
         List<Statement> deadLetterToTable,
-        Optional<Statement> extend,
         TransactionOpening opening,
         Map<Statement, Statement> unlocking,
         Map<Statement, Statement> walking) {
@@ -55,7 +54,6 @@ public record SubscriptionStatements(
             boolean deadLetterToGroup, Table<?> deadLetterTable, boolean inKeyOrder) {
         Form form = binding.form();
         RoleBinding<?> claimed = inKeyOrder ? binding.inKeyOrder() : binding;
-        boolean lease = form == Form.LEASE;
         boolean advisory = form == Form.ADVISORY;
         QueueClaims claims = advisory ? null : dialect.claims(binding, shape, inKeyOrder);
         QueueKeys keys = advisory ? dialect.keys(binding, shape, inKeyOrder) : null;
@@ -92,7 +90,6 @@ public record SubscriptionStatements(
                 retryAfter,
                 toGroup,
                 deadLetterTable != null ? dialect.deadLetterToTable(binding, deadLetterTable) : List.of(),
-                lease ? Optional.of(dialect.leaseExtend(binding)) : Optional.empty(),
                 dialect.transactionOpening(binding),
                 java.util.Collections.unmodifiableMap(unlocking),
                 java.util.Collections.unmodifiableMap(walking));
@@ -108,7 +105,6 @@ public record SubscriptionStatements(
         retryAfter.ifPresent(all::add);
         deadLetterToGroup.ifPresent(all::add);
         all.addAll(deadLetterToTable);
-        extend.ifPresent(all::add);
         all.addAll(unlocking.values());
         all.addAll(walking.values());
         return all;

@@ -7,6 +7,7 @@ import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.time.Instant;
@@ -113,6 +114,34 @@ public abstract class DialectClaimsContract extends DialectFixture {
         }
     }
 
+    /** A table that declares its own extension has its lease moved by it, and the dialect's statement is not run. */
+    @Test
+    public final void a_lease_is_extended_by_the_services_own_extension_where_the_table_declares_one()
+            throws Exception {
+        Jobs t = newTable();
+        List<Object> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RoleBinding<Record> b = payloadBinding(t, Form.LEASE).lease(t.LOCKED_UNTIL)
+                .ownExtend((ctx, rowId, held, until) -> {
+                    asked.add(rowId);
+                    // the service's own rule: it moves the lease and notes the row in its group column
+                    @SuppressWarnings("unchecked")
+                    org.jooq.Field<Object> lease = (org.jooq.Field<Object>) (org.jooq.Field<?>) t.LOCKED_UNTIL;
+                    return ctx.update(t).set(lease, dialect.timeValue(t.LOCKED_UNTIL, until)).set(t.GRP, "extended")
+                            .where(t.ID.eq(((Number) rowId).longValue())).execute() == 1;
+                }).build();
+        long id = insert(t, r -> r.group("a"));
+        Instant until = now.plusSeconds(30);
+        try (Connection c = db.connect()) {
+            assertThat(ids(leaseClaim(c, b, ClaimShape.IDS, 1, until))).containsExactly(id);
+            assertThat(dialect.claims(b, ClaimShape.IDS, false).extendLease(c, id, until, until.plusSeconds(30)))
+                    .isTrue();
+        }
+        assertThat(asked).containsExactly(id);
+        Map<String, Object> row = stored(t, id);
+        assertThat(row.get("grp")).isEqualTo("extended");
+        assertThat(instant(row.get("locked_until"))).isEqualTo(until.plusSeconds(30));
+    }
+
     @Test
     public final void a_settlement_with_a_stale_lease_token_changes_nothing() throws Exception {
         Jobs t = newTable();
@@ -129,14 +158,15 @@ public abstract class DialectClaimsContract extends DialectFixture {
             assertThat(update(c, dialect.retry(b).orElseThrow(), binds)).isZero();
             assertThat(update(c, dialect.retryAfter(b), binds)).isZero();
             assertThat(update(c, dialect.deadLetterToGroup(b), binds)).isZero();
-            assertThat(update(c, dialect.leaseExtend(b), binds.leaseUntil(until.plusSeconds(30)))).isZero();
+            QueueClaims claims = dialect.claims(b, ClaimShape.IDS, false);
+            assertThat(claims.extendLease(c, id, stale, until.plusSeconds(30))).isFalse();
             Map<String, Object> row = stored(t, id);
             assertThat(row.get("processed_at")).isNull();
             assertThat(row.get("grp")).isEqualTo("a");
             assertThat(instant(row.get("locked_until"))).isEqualTo(until);
 
-            binds.leaseHeld(until);
-            assertThat(update(c, dialect.leaseExtend(b), binds.leaseUntil(until.plusSeconds(30)))).isEqualTo(1);
+            assertThat(claims.extendLease(c, id, until, until.plusSeconds(30))).isTrue();
+            assertThat(instant(stored(t, id).get("locked_until"))).isEqualTo(until.plusSeconds(30));
             binds.leaseHeld(until.plusSeconds(30));
             assertThat(update(c, dialect.ack(b), binds)).isEqualTo(1);
             assertThat(instant(stored(t, id).get("processed_at"))).isEqualTo(now);
