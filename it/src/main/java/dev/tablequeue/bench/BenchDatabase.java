@@ -166,7 +166,7 @@ final class BenchDatabase implements AutoCloseable {
      */
     void prefill(BenchTable table, long n) throws SQLException {
         RoleBinding<Record> binding = table.publishBinding(engine);
-        Statement insert = dialect.insert(binding);
+        Statement insert = dialect.inserts(binding).insert();
         Binds binds = new Binds().values(insertValues(binding));
         try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement(insert.sql())) {
             c.setAutoCommit(false);

@@ -37,7 +37,7 @@ final class Publishing {
             throws Exception {
         RoleBinding<Record> binding = table.publishBinding(db.engine());
         QueueDialect dialect = db.dialect();
-        Statement insert = dialect.insert(binding);
+        Statement insert = dialect.inserts(binding).insert();
         List<Object> values = BenchDatabase.insertValues(binding);
         return spread(threads, messages, batch, (count, size) -> {
             Binds binds = new Binds().values(values);

@@ -143,7 +143,7 @@ class MySqlDialectIT {
             for (Statement settlement : settlements(d, b, dead)) {
                 run.update(c, settlement, binds.ids(List.of()));
             }
-            assertThat(run.update(c, d.insert(b), binds)).isEqualTo(1);
+            assertThat(run.update(c, d.inserts(b).insert(), binds)).isEqualTo(1);
         } finally {
             run.rollback(c);
             run.run(c, "DO RELEASE_ALL_LOCKS()"); // so a failure leaves no key held for the next combination

@@ -2,23 +2,19 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.transport.LeadingInsert;
-import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.Jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jooq.Field;
 
 /**
  * The insert a publish into each table runs, built once per binding, and prepared when the broker starts; and
@@ -27,8 +23,7 @@ import org.jooq.Field;
 final class BrokerInserts {
     private final QueueDialect dialect;
     private final UniquePublish unique;
-    private final Map<RoleBinding<?>, Statement> inserts = new ConcurrentHashMap<>();
-    private final Map<RoleBinding<?>, Optional<Statement>> returning = new ConcurrentHashMap<>();
+    private final Map<RoleBinding<?>, QueueInserts> inserts = new ConcurrentHashMap<>();
     private final Map<RoleBinding<?>, Map<LeadingInsert, Optional<Statement>>> withLeading = new ConcurrentHashMap<>();
 
     BrokerInserts(QueueDialect dialect) {
@@ -38,7 +33,14 @@ final class BrokerInserts {
 
     /** The insert of {@code binding}, built once per binding. */
     Statement insert(RoleBinding<?> binding) {
-        return inserts.computeIfAbsent(binding, b -> BindingStatements.insert(dialect, b));
+        return inserts(binding).insert();
+    }
+
+    private QueueInserts inserts(RoleBinding<?> binding) {
+        return inserts.computeIfAbsent(binding, b -> {
+            dialect.validate(b);
+            return dialect.inserts(b);
+        });
     }
 
     /**
@@ -59,48 +61,10 @@ final class BrokerInserts {
 
     /**
      * Writes one row of {@code binding}'s table per element of {@code values} (the insert's values, in order) as
-     * one batch, and returns each row's id in order, in the Java type of the binding's id column: the value a
-     * row gave where the insert writes the id, else the one the database generated (read back with
-     * {@code RETURNING} or the driver's generated keys). Null ids where the database fills the id column and
-     * the binding does not say so: then no id can be read.
+     * one batch, and returns each row's id in order ({@link QueueInserts#write}).
      */
     List<Object> write(Connection c, RoleBinding<?> binding, List<List<Object>> values) throws SQLException {
-        List<Binds> rows = new ArrayList<>(values.size());
-        for (List<Object> row : values) {
-            rows.add(new Binds().values(row));
-        }
-        Field<?> id = binding.id();
-        int given = indexOf(binding.insertColumns(), id);
-        List<Object> ids;
-        if (given >= 0) {
-            Jdbc.updateEach(c, insert(binding), rows, dialect);
-            ids = new ArrayList<>(values.size());
-            for (List<Object> row : values) {
-                ids.add(row.get(given));
-            }
-        } else if (binding.isGenerated(id)) {
-            Optional<Statement> returning = returning(binding);
-            ids = returning.isPresent() ? Jdbc.queryEach(c, returning.get(), rows, dialect)
-                    : Jdbc.insertEach(c, insert(binding), rows, id.getName(), dialect);
-        } else {
-            Jdbc.updateEach(c, insert(binding), rows, dialect);
-            ids = new ArrayList<>(Collections.nCopies(values.size(), null));
-        }
-        ids.replaceAll(v -> v == null ? null : id.getDataType().convert(v));
-        return ids;
-    }
-
-    private Optional<Statement> returning(RoleBinding<?> binding) {
-        return returning.computeIfAbsent(binding, dialect::insertReturningId);
-    }
-
-    private static int indexOf(List<Field<?>> columns, Field<?> column) {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).getName().equals(column.getName())) {
-                return i;
-            }
-        }
-        return -1;
+        return inserts(binding).write(c, values);
     }
 
     /** The insert of {@code binding} that writes {@code leading}'s row in the same statement; empty where none can. */

@@ -29,7 +29,7 @@ public final class BindingStatements {
     /** The insert a publish into {@code binding}'s table runs, after the dialect has accepted the binding. */
     public static Statement insert(QueueDialect dialect, RoleBinding<?> binding) {
         dialect.validate(binding);
-        return dialect.insert(binding);
+        return dialect.inserts(binding).insert();
     }
 
     /** The channel a publish into {@code binding}'s table notifies and its subscriptions listen on. */

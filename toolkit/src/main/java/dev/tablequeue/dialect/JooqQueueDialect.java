@@ -233,9 +233,22 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
     // ---- inserts ----
 
     @Override
+    public QueueInserts inserts(RoleBinding<?> b) {
+        return new StatementInserts(this, b, insert(b), insertReturningId(b));
+    }
+
+    /** The insert a publish runs: {@code b}'s insert columns, bound as {@link Param.Kind#VALUE}s. */
     public Statement insert(RoleBinding<?> b) {
         StatementWriter w = writer();
         return w.statement("insert", insertValues(w, b));
+    }
+
+    /**
+     * The insert returning the row's id as its one column ({@code RETURNING}), run once per row, where the driver
+     * reports no generated keys for a batch; null, the default, where the batch's generated keys are read.
+     */
+    Statement insertReturningId(RoleBinding<?> b) {
+        return null;
     }
 
     /** The insert of {@code b}'s insert columns, each bound as a {@link Param.Kind#VALUE}. */

@@ -173,25 +173,17 @@ public interface QueueDialect {
     /** How to open the transactions of a delivery's work at the binding's level or mode. */
     TransactionOpening transactionOpening(RoleBinding<?> binding);
 
-    /** The insert a publish runs: the binding's insert columns, bound as {@link Param.Kind#VALUE}s. */
-    Statement insert(RoleBinding<?> binding);
-
     /**
-     * The insert a publish runs where the database fills the row's id: {@link #insert}'s columns and values,
-     * returning the row's id as its one column ({@code RETURNING}), run once per row. Empty, the default, where
-     * the publish reads the id through the driver's generated keys of {@link #insert}, which it sends as one
-     * batch for many rows (pgjdbc, MariaDB's and MySQL's drivers); a dialect whose driver reports no keys for
-     * a batch (SQLite's) returns the statement.
+     * The publish's insert into {@code binding}'s table, as an operation: rows in, their ids out, however the
+     * database gives back an id it generated.
      */
-    default Optional<Statement> insertReturningId(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
+    QueueInserts inserts(RoleBinding<?> binding);
 
     /**
      * The insert a publish runs with a leading row ({@link dev.tablequeue.transport.LeadingInsert}): one
      * statement that writes the leading row, then the message's row with the leading row's id in the header
      * the insert names (in the headers column, or in that header's own column), and returns the leading row's
-     * id as its first column and, where it can, the message row's id as its second. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link #insert}'s), then the
+     * id as its first column and, where it can, the message row's id as its second. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link QueueInserts#insert}'s), then the
      * leading row's. Empty, the default, where the database cannot write two tables in one statement or the
      * binding keeps no such header: the publish then declines the leading row, and its caller writes it.
      */

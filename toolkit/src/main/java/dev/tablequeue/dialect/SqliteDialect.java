@@ -296,11 +296,11 @@ public final class SqliteDialect extends JooqQueueDialect {
      * keys for a batch, and a statement on the same file costs no round trip.
      */
     @Override
-    public Optional<Statement> insertReturningId(RoleBinding<?> b) {
+    Statement insertReturningId(RoleBinding<?> b) {
         StatementWriter w = writer();
         // jOOQ renders no RETURNING for SQLite (it emulates one when it runs the insert itself): it is written here
-        return Optional.of(w.fromNamed("insert returning id", w.render(insertValues(w, b)) + " RETURNING "
-                + w.render(unqualified(b.id()))));
+        return w.fromNamed("insert returning id", w.render(insertValues(w, b)) + " RETURNING "
+                + w.render(unqualified(b.id())));
     }
 
     /**

@@ -184,6 +184,15 @@ class SqliteDialectTextTest {
     }
 
     @Test
+    void a_publish_reads_a_generated_id_by_returning_it_once_per_row_since_the_driver_reports_no_batch_keys() {
+        RoleBinding<Record> lease = roles().lease(t.LOCKED_UNTIL).build();
+        QueueInserts inserts = dialect.inserts(lease);
+        assertThat(inserts.statements()).hasSize(2).first().isSameAs(inserts.insert());
+        assertThat(inserts.statements().get(1).purpose()).isEqualTo("insert returning id");
+        assertThat(inserts.statements().get(1).sql()).isEqualTo(inserts.insert().sql() + " RETURNING `id`");
+    }
+
+    @Test
     void transactions_open_with_an_explicit_begin_in_the_declared_mode_and_immediate_by_default() {
         assertThat(dialect.transactionOpening(roles().lease(t.LOCKED_UNTIL).build()))
                 .isEqualTo(new TransactionOpening(true, Optional.of("BEGIN IMMEDIATE")));

@@ -10,6 +10,7 @@ import dev.tablequeue.binding.Opening;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
@@ -71,14 +72,19 @@ public abstract class DialectReadsAndWritesContract extends DialectFixture {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.LEASE).lease(t.LOCKED_UNTIL).partitionKey(t.PARTITION_KEY)
                 .build();
-        Statement insert = dialect.insert(b);
+        QueueInserts inserts = dialect.inserts(b);
+        assertThat(inserts.statements().get(0)).isSameAs(inserts.insert());
         List<String> columns = b.insertColumns().stream().map(f -> f.getName()).toList();
         assertThat(columns).containsExactly("grp", "partition_key", "payload");
+        List<Object> ids;
         try (Connection c = db.connect()) {
-            assertThat(update(c, insert, new Binds().values(List.of("emails", "k", new byte[] {9})))).isEqualTo(1);
+            ids = inserts.write(c, List.of(List.of("emails", "k", new byte[] {9}), List.of("sms", "j", new byte[] {8})));
         }
         List<Map<String, Object>> rows = rows(t);
-        assertThat(rows).hasSize(1);
+        assertThat(rows).hasSize(2);
+        // the ids the database generated, in the rows' order, in the id column's Java type
+        assertThat(ids).containsExactly(number(rows.get(0), "id"), number(rows.get(1), "id"));
+        assertThat(rows.get(1).get("grp")).isEqualTo("sms");
         Map<String, Object> row = rows.get(0);
         assertThat(row.get("grp")).isEqualTo("emails");
         assertThat(number(row, "attempt")).isEqualTo(1L);
