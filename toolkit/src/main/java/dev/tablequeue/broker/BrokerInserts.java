@@ -1,7 +1,9 @@
 package dev.tablequeue.broker;
 
+import dev.tablequeue.SchemaException;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.dialect.Statement;
@@ -10,25 +12,27 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The insert a publish into each table runs, built once per binding, and prepared when the broker starts; and
- * the insert with a leading row, built once per binding and leading insert, the first time one is asked for.
+ * The publish's insert into each table ({@link QueueInserts}), built once per binding, and prepared when the
+ * broker starts. A table with a unique key has its unique index checked once: by the start's rules where a route
+ * or subscription of the broker names the table, else the first time a publish writes into it (on MySQL and
+ * MariaDB a table without the index would take every duplicate).
  */
 final class BrokerInserts {
     private final QueueDialect dialect;
-    private final UniquePublish unique;
     private final Map<RoleBinding<?>, QueueInserts> inserts = new ConcurrentHashMap<>();
-    private final Map<RoleBinding<?>, Map<LeadingInsert, Optional<Statement>>> withLeading = new ConcurrentHashMap<>();
+    /** The bindings with a unique key whose index has been checked. */
+    private final Set<RoleBinding<?>> checked = ConcurrentHashMap.newKeySet();
 
     BrokerInserts(QueueDialect dialect) {
         this.dialect = dialect;
-        this.unique = new UniquePublish(dialect);
     }
 
     /** The insert of {@code binding}, built once per binding. */
@@ -37,45 +41,33 @@ final class BrokerInserts {
     }
 
     private QueueInserts inserts(RoleBinding<?> binding) {
-        return inserts.computeIfAbsent(binding, b -> {
-            dialect.validate(b);
-            return dialect.inserts(b);
-        });
+        return inserts.computeIfAbsent(binding, b -> BindingStatements.inserts(dialect, b));
     }
 
     /**
      * Publishes one row of {@code binding}'s table per element of {@code values} (the insert's values, in order)
-     * and returns each row's result in order: {@link #write}'s, or where the table has a unique key,
-     * {@link UniquePublish}'s (a row whose key is taken writes nothing).
+     * and returns each row's result in order (a row whose unique key is taken writes nothing).
      */
     List<PublishResult> publish(Connection c, RoleBinding<?> binding, List<List<Object>> values) throws SQLException {
-        if (binding.has(Role.UNIQUE_KEY)) {
-            return unique.write(c, binding, values, this);
+        QueueInserts insert = inserts(binding);
+        if (binding.has(Role.UNIQUE_KEY) && !checked.contains(binding)) {
+            Optional<String> problem = insert.indexProblem(c);
+            if (problem.isPresent()) {
+                throw new SchemaException("publish: " + problem.get());
+            }
+            checked.add(binding);
         }
         List<PublishResult> results = new ArrayList<>(values.size());
-        for (Object id : write(c, binding, values)) {
-            results.add(PublishResult.inserted(binding.tableName(), id));
+        for (QueueInserts.Written w : insert.write(c, values)) {
+            results.add(w.inserted() ? PublishResult.inserted(binding.tableName(), w.id())
+                    : PublishResult.keyTaken(binding.tableName(), w.id()));
         }
         return results;
     }
 
-    /**
-     * Writes one row of {@code binding}'s table per element of {@code values} (the insert's values, in order) as
-     * one batch, and returns each row's id in order ({@link QueueInserts#write}).
-     */
-    List<Object> write(Connection c, RoleBinding<?> binding, List<List<Object>> values) throws SQLException {
-        return inserts(binding).write(c, values);
-    }
-
     /** The insert of {@code binding} that writes {@code leading}'s row in the same statement; empty where none can. */
-    Optional<Statement> insertWith(RoleBinding<?> binding, LeadingInsert leading) {
-        if (binding.has(Role.UNIQUE_KEY)) {
-            return Optional.empty(); // a leading row would be written for a message whose key may be taken
-        }
-        Map<LeadingInsert, Optional<Statement>> byLeading = withLeading.computeIfAbsent(binding,
-                b -> new ConcurrentHashMap<>());
-        Optional<Statement> insert = byLeading.get(leading);
-        return insert != null ? insert : byLeading.computeIfAbsent(leading, l -> dialect.insertWith(binding, l));
+    Optional<QueueInserts.Leading> leading(RoleBinding<?> binding, LeadingInsert leading) {
+        return inserts(binding).leading(leading);
     }
 
     /**
@@ -93,10 +85,7 @@ final class BrokerInserts {
                 users.putIfAbsent(route.binding(), "route \"" + name + "\"");
             }
         });
-        users.forEach((binding, user) -> {
-            StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW);
-            unique.checked(binding);
-        });
+        users.forEach((binding, user) -> prepare(c, binding, user));
     }
 
     /**
@@ -104,7 +93,7 @@ final class BrokerInserts {
      * subscription or route names), and checks its unique index once, now.
      */
     void prepare(Connection c, RoleBinding<?> binding, String user) {
-        StartRules.insert(dialect, c, binding, insert(binding), user, StartRules.THROW);
-        unique.checked(binding);
+        StartRules.insert(dialect, c, binding, inserts(binding), user, StartRules.THROW);
+        checked.add(binding);
     }
 }

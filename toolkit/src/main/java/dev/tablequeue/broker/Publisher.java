@@ -6,8 +6,6 @@ import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.TransactionOpening;
-import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -351,9 +349,9 @@ public final class Publisher {
         RoleBinding<?> binding = route.binding();
         Object id;
         if (out != null && out.leads()) {
-            Object returned = out.writeWithLeading(c, rows.values(binding, message), broker.dialect);
+            Object returned = out.writeWithLeading(c, rows.values(binding, message));
             Object given = MessageRows.givenId(binding, message);
-            id = given != null ? given : returned == null ? null : binding.id().getDataType().convert(returned);
+            id = given != null ? given : returned;
         } else if (route.insert() != null) {
             try {
                 route.insert().insert(DSL.using(c, broker.dialect.sqlDialect()), message, rows.encode(message));

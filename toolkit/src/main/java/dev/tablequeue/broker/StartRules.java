@@ -1,18 +1,20 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.DeclarationException;
+import dev.tablequeue.DialectException;
 import dev.tablequeue.SchemaException;
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
-import dev.tablequeue.dialect.UniqueInsert;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -118,34 +120,31 @@ public final class StartRules {
     }
 
     /**
-     * Prepares {@code insert}, the statement a publish into {@code binding}'s table runs, for {@code user}, giving
-     * a refusal where it does not prepare; returns 1 where it prepared, else 0.
+     * Prepares {@code inserts}, what a publish into {@code binding}'s table runs, for {@code user}, and checks that
+     * a unique index keeps the table's unique key where it has one, giving a refusal where a statement does not
+     * prepare or no index keeps the key; returns how many statements prepared.
      */
-    public static int insert(QueueDialect dialect, Connection connection, RoleBinding<?> binding, Statement insert,
-            String user, Consumer<? super Refusal> refusals) {
+    public static int insert(QueueDialect dialect, Connection connection, RoleBinding<?> binding,
+            QueueInserts inserts, String user, Consumer<? super Refusal> refusals) {
         String writes = user + " (the insert writes " + binding.insertColumns().stream().map(f -> f.getName()).toList()
                 + ")";
-        int prepared = prepare(dialect, connection, insert, binding.tableName(), writes, refusals);
+        int prepared = prepare(dialect, connection, inserts.insert(), binding.tableName(), writes, refusals);
         if (binding.has(Role.UNIQUE_KEY)) {
-            prepared += unique(dialect, connection, binding, writes, refusals);
+            prepared += unique(dialect, connection, binding, inserts, writes, refusals);
         }
         return prepared;
     }
 
     /**
-     * The rules of a table with a unique key: the dialect publishes into one, a unique index keeps the key as the
-     * binding declares it, and the unique publish's statements prepare; returns how many prepared.
+     * The rules of a table with a unique key: a unique index keeps the key as the binding declares it, and the
+     * unique publish's statements (those of {@code inserts} but its plain insert) prepare; returns how many
+     * prepared.
      */
-    private static int unique(QueueDialect dialect, Connection connection, RoleBinding<?> binding, String user,
-            Consumer<? super Refusal> refusals) {
-        Optional<UniqueInsert> unique = dialect.uniqueInsert(binding);
-        if (unique.isEmpty()) {
-            refusals.accept(new Refusal(new SchemaException(user + ": table \"" + binding.tableName() + "\" declares"
-                    + " a unique key, and the " + dialect.name() + " dialect has no unique publish")));
-            return 0;
-        }
+    private static int unique(QueueDialect dialect, Connection connection, RoleBinding<?> binding,
+            QueueInserts inserts, String user, Consumer<? super Refusal> refusals) {
         try {
-            Optional<String> problem = unique.get().indexProblem(connection);
+            // before the unique publish's statements, which name the index the key needs
+            Optional<String> problem = inserts.indexProblem(connection);
             if (problem.isPresent()) {
                 refusals.accept(new Refusal(new SchemaException(user + ": " + problem.get())));
                 return 0;
@@ -156,8 +155,10 @@ public final class StartRules {
             return 0;
         }
         int prepared = 0;
-        for (Statement statement : unique.get().statements()) {
-            prepared += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
+        for (Statement statement : inserts.statements()) {
+            if (statement != inserts.insert()) {
+                prepared += prepare(dialect, connection, statement, binding.tableName(), user, refusals);
+            }
         }
         return prepared;
     }
@@ -175,8 +176,16 @@ public final class StartRules {
             refusals.accept(new Refusal(e));
             return false;
         }
+        RoleBinding<?> binding = job.queue().binding();
+        QueueInserts inserts;
+        try {
+            inserts = BindingStatements.inserts(dialect, binding);
+        } catch (DialectException e) {
+            refusals.accept(new Refusal(e));
+            return false;
+        }
         boolean[] refused = {false};
-        unique(dialect, connection, job.queue().binding(), job.toString(), r -> {
+        unique(dialect, connection, binding, inserts, job.toString(), r -> {
             refused[0] = true;
             refusals.accept(r);
         });

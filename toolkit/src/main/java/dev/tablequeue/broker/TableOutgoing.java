@@ -2,15 +2,11 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.QueueDialect;
-import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.Jdbc;
+import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.transport.LeadingInsert;
 import dev.tablequeue.transport.OutgoingMessage;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +28,7 @@ final class TableOutgoing implements OutgoingMessage {
     private final RoleBinding<?> binding;
     private byte[] payload;
     private LeadingInsert leading;
-    private Statement leadingStatement;
+    private QueueInserts.Leading leadingWrite;
     private List<?> leadingValues;
 
     /** A publish that takes no leading row. */
@@ -93,23 +89,23 @@ final class TableOutgoing implements OutgoingMessage {
 
     @Override
     public boolean writeFirst(LeadingInsert insert, List<?> values) {
-        if (transaction == null || inserts == null || leadingStatement != null) {
+        if (transaction == null || inserts == null || leadingWrite != null) {
             // no transaction, a send the binding's insert does not write, or a leading row taken already
             return false;
         }
-        Optional<Statement> statement = inserts.insertWith(binding, insert);
-        if (statement.isEmpty()) {
+        Optional<QueueInserts.Leading> write = inserts.leading(binding, insert);
+        if (write.isEmpty()) {
             return false;
         }
         leading = insert;
-        leadingStatement = statement.get();
+        leadingWrite = write.get();
         leadingValues = values;
         return true;
     }
 
     /** Whether a middleware asked for a leading row, which {@link #writeWithLeading} writes. */
     boolean leads() {
-        return leadingStatement != null;
+        return leadingWrite != null;
     }
 
     /**
@@ -118,34 +114,17 @@ final class TableOutgoing implements OutgoingMessage {
      *
      * @return the message row's id, where the statement returns it (its second column); else null
      */
-    Object writeWithLeading(Connection c, List<Object> values, QueueDialect dialect) throws SQLException {
-        List<Object> all = new ArrayList<>(values.size() + leadingValues.size());
-        all.addAll(values);
-        all.addAll(leadingValues);
-        String id;
-        Object[] messageId = new Object[1];
+    Object writeWithLeading(Connection c, List<Object> values) {
+        QueueInserts.Ids ids;
         try {
-            id = Jdbc.query(c, leadingStatement, new Binds().values(all), dialect, rs -> {
-                if (!rs.next()) {
-                    return null;
-                }
-                if (rs.getMetaData().getColumnCount() > 1) {
-                    messageId[0] = rs.getObject(2);
-                }
-                return rs.getString(1);
-            });
+            ids = leadingWrite.write(c, values, leadingValues);
         } catch (SQLException e) {
             throw new TableQueueException("the publish of " + message.name() + " into \"" + binding.tableName()
                     + "\", with the row a publish middleware writes first into \"" + leading.table().getName()
                     + "\", failed: neither row was written, and the message was not sent: " + e.getMessage()
-                    + " [SQL: " + leadingStatement.sql() + "]", e);
+                    + " [SQL: " + leadingWrite.statement().sql() + "]", e);
         }
-        if (id == null) {
-            throw new SQLException("the " + leadingStatement.purpose() + " into \"" + binding.tableName()
-                    + "\" returned no id of \"" + leading.table().getName() + "\" [SQL: " + leadingStatement.sql()
-                    + "]");
-        }
-        message.header(leading.idHeader(), id);
-        return messageId[0];
+        message.header(leading.idHeader(), ids.leadingId());
+        return ids.messageId();
     }
 }

@@ -26,10 +26,14 @@ public final class BindingStatements {
         return binding.payloadMode() ? ClaimShape.ROLES : ClaimShape.ROWS;
     }
 
-    /** The insert a publish into {@code binding}'s table runs, after the dialect has accepted the binding. */
-    public static Statement insert(QueueDialect dialect, RoleBinding<?> binding) {
+    /**
+     * What a publish into {@code binding}'s table runs, after the dialect has accepted the binding.
+     *
+     * @throws DialectException where the database cannot serve the binding (a name, a unique key)
+     */
+    public static QueueInserts inserts(QueueDialect dialect, RoleBinding<?> binding) {
         dialect.validate(binding);
-        return dialect.inserts(binding).insert();
+        return dialect.inserts(binding);
     }
 
     /** The channel a publish into {@code binding}'s table notifies and its subscriptions listen on. */
@@ -55,7 +59,7 @@ public final class BindingStatements {
         SubscriptionStatements subscription = SubscriptionStatements.build(
                 dialect, binding, shape(binding), binding.has(Role.GROUP), deadLetterTable);
         List<Statement> every = new ArrayList<>(subscription.all());
-        every.add(insert(dialect, binding));
+        every.addAll(inserts(dialect, binding).statements());
         every.addAll(notify(dialect, binding));
         return List.copyOf(every);
     }

@@ -6,6 +6,7 @@ import static dev.tablequeue.dialect.JooqPieces.unqualified;
 
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueInserts.Written;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.internal.StatementWriter;

@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.StatementWriter;
+import dev.tablequeue.transport.LeadingInsert;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -234,7 +235,30 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
 
     @Override
     public QueueInserts inserts(RoleBinding<?> b) {
-        return new StatementInserts(this, b, insert(b), insertReturningId(b));
+        UniqueInsert unique = null;
+        if (b.has(Role.UNIQUE_KEY)) {
+            unique = uniqueInsert(b);
+            if (unique == null) {
+                throw new DialectException(name(), b.tableName(), "the table declares a unique key, and this"
+                        + " dialect has no unique publish");
+            }
+        }
+        return new StatementInserts(this, b, insert(b), insertReturningId(b), unique, l -> insertWith(b, l));
+    }
+
+    /** The publish of a row with a unique key into {@code b}'s table, which has one; null where there is none. */
+    UniqueInsert uniqueInsert(RoleBinding<?> b) {
+        return null;
+    }
+
+    /**
+     * The insert with a leading row of {@code b}'s table ({@link QueueInserts#leading}): its statement returns the
+     * leading row's id as its first column and, where it can, the message row's id as its second. Its
+     * {@link Param.Kind#VALUE}s are the binding's insert values, then the leading row's. Null, the default, where
+     * the database cannot write two tables in one statement or the binding keeps no such header.
+     */
+    Statement insertWith(RoleBinding<?> b, LeadingInsert leading) {
+        return null;
     }
 
     /** The insert a publish runs: {@code b}'s insert columns, bound as {@link Param.Kind#VALUE}s. */

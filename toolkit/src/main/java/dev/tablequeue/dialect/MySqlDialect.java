@@ -370,7 +370,7 @@ public final class MySqlDialect extends JooqQueueDialect {
     private static final int NO_SUCH_KEY = 1176;
 
     @Override
-    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
-        return Optional.of(new DuplicateKeyInsert(this, b));
+    UniqueInsert uniqueInsert(RoleBinding<?> b) {
+        return new DuplicateKeyInsert(this, b);
     }
 }

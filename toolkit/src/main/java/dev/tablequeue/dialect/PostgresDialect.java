@@ -252,12 +252,12 @@ public final class PostgresDialect extends JooqQueueDialect {
      * the message carried).
      */
     @Override
-    public Optional<Statement> insertWith(RoleBinding<?> b, LeadingInsert leading) {
+    Statement insertWith(RoleBinding<?> b, LeadingInsert leading) {
         Field<?> idColumn = b.headerFields().stream().filter(f -> f.getName().equals(leading.idHeader()))
                 .findFirst().orElse(null);
         Field<?> headers = b.column(Role.HEADERS).orElse(null);
         if (idColumn == null && headers == null) {
-            return Optional.empty();
+            return null;
         }
         StatementWriter w = writer();
         List<Field<?>> columns = b.insertColumns();
@@ -294,8 +294,8 @@ public final class PostgresDialect extends JooqQueueDialect {
                 .returningResult(typed(b.id())));
         Field<Object> messageId = DSL.field(w.dsl().select(DSL.field(DSL.name("tq_message", "tq_id")))
                 .from(DSL.name("tq_message")));
-        return Optional.of(w.statement("insert with leading row", w.dsl().with(leadRow, messageRow)
-                .select(leadId, messageId).from(lead)));
+        return w.statement("insert with leading row", w.dsl().with(leadRow, messageRow)
+                .select(leadId, messageId).from(lead));
     }
 
     @Override
@@ -352,7 +352,7 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
-        return Optional.of(new ConflictTargetInsert(this, b, ConflictTargetInsert::explainFindsNone));
+    UniqueInsert uniqueInsert(RoleBinding<?> b) {
+        return new ConflictTargetInsert(this, b, ConflictTargetInsert::explainFindsNone);
     }
 }

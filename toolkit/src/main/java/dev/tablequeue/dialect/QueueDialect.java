@@ -174,27 +174,12 @@ public interface QueueDialect {
     TransactionOpening transactionOpening(RoleBinding<?> binding);
 
     /**
-     * The publish's insert into {@code binding}'s table, as an operation: rows in, their ids out, however the
-     * database gives back an id it generated.
+     * The publish's insert into {@code binding}'s table, as an operation: rows in, what became of each out, however
+     * the database gives back an id it generated or leaves out a row whose unique key is taken.
+     *
+     * @throws DialectException where the table has a unique key and the database cannot publish into one
      */
     QueueInserts inserts(RoleBinding<?> binding);
-
-    /**
-     * The insert a publish runs with a leading row ({@link dev.tablequeue.transport.LeadingInsert}): one
-     * statement that writes the leading row, then the message's row with the leading row's id in the header
-     * the insert names (in the headers column, or in that header's own column), and returns the leading row's
-     * id as its first column and, where it can, the message row's id as its second. Its {@link Param.Kind#VALUE}s are the binding's insert values ({@link QueueInserts#insert}'s), then the
-     * leading row's. Empty, the default, where the database cannot write two tables in one statement or the
-     * binding keeps no such header: the publish then declines the leading row, and its caller writes it.
-     */
-    default Optional<Statement> insertWith(RoleBinding<?> binding, dev.tablequeue.transport.LeadingInsert leading) {
-        return Optional.empty();
-    }
-
-    /** The publish into {@code binding}'s table, which has a unique key; empty where the database has none. */
-    default Optional<UniqueInsert> uniqueInsert(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
 
     /** The database's notifications of new rows (LISTEN/NOTIFY); the default: none, a listener refused. */
     default QueueNotifications notifications() {

@@ -326,7 +326,7 @@ public final class SqliteDialect extends JooqQueueDialect {
     }
 
     @Override
-    public Optional<UniqueInsert> uniqueInsert(RoleBinding<?> b) {
-        return Optional.of(new ConflictTargetInsert(this, b, ConflictTargetInsert::compileFindsNone));
+    UniqueInsert uniqueInsert(RoleBinding<?> b) {
+        return new ConflictTargetInsert(this, b, ConflictTargetInsert::compileFindsNone);
     }
 }

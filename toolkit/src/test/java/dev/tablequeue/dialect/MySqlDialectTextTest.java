@@ -206,9 +206,10 @@ class MySqlDialectTextTest {
 
     @Test
     void the_unique_insert_updates_its_key_to_itself_on_a_duplicate_and_reads_the_holder_with_a_locking_read() {
-        UniqueInsert pending = MARIADB.uniqueInsert(ordered().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();
+        QueueInserts pending = MARIADB.inserts(ordered().uniqueKeyWhilePending(t.NOTE).build());
 
         assertThat(pending.statements()).extracting(Statement::sql).containsExactly(
+                "insert into `jobs` (`grp`, `payload`, `note`) values (?, ?, ?)",
                 "insert into `jobs` (`grp`, `payload`, `note`) values (?, ?, ?)"
                         + " on duplicate key update `note` = `note`",
                 "select `id` from `jobs` where (`note` = ? and `processed_at` is null) for update");

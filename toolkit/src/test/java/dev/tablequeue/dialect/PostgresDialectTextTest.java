@@ -266,7 +266,7 @@ class PostgresDialectTextTest {
         QueueTable<OffsetDateTime> records = new QueueTable<>("outbox_records", QueueTable.pgTime());
         LeadingInsert leading = new LeadingInsert(records, List.of(records.GRP, records.PAYLOAD), records.ID,
                 "record-id");
-        Statement insert = dialect.insertWith(roles().headers(t.HEADERS).build(), leading).orElseThrow();
+        Statement insert = dialect.inserts(roles().headers(t.HEADERS).build()).leading(leading).orElseThrow().statement();
         assertThat(insert.sql()).isEqualTo("with \"tq_leading\"(\"tq_id\") as (insert into \"outbox_records\""
                 + " (\"grp\", \"payload\") values (?, ?) returning \"id\"), \"tq_message\"(\"tq_id\") as"
                 + " (insert into \"email_jobs\" (\"grp\", \"headers\", \"payload\") select ?, cast((coalesce(cast(?"
@@ -277,7 +277,9 @@ class PostgresDialectTextTest {
         assertThat(insert.params()).extracting(Param::index).containsExactly(3, 4, 0, 1, 2);
         assertThat(insert.params()).extracting(Param::kind).containsOnly(Kind.VALUE);
         // a table that keeps no header has no place for the id: the caller writes the leading row itself
-        assertThat(dialect.insertWith(roles().build(), leading)).isEmpty();
+        assertThat(dialect.inserts(roles().build()).leading(leading)).isEmpty();
+        // nor does a table with a unique key: the leading row would be written for a message whose key is taken
+        assertThat(dialect.inserts(roles().headers(t.HEADERS).uniqueKey(t.NOTE).build()).leading(leading)).isEmpty();
     }
 
     @Test
@@ -324,19 +326,22 @@ class PostgresDialectTextTest {
 
     @Test
     void the_unique_insert_names_its_conflict_target_and_the_pending_predicate_and_returns_the_id() {
-        UniqueInsert always = dialect.uniqueInsert(roles().uniqueKey(t.NOTE).build()).orElseThrow();
-        UniqueInsert pending = dialect.uniqueInsert(roles().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();
+        QueueInserts always = dialect.inserts(roles().uniqueKey(t.NOTE).build());
+        QueueInserts pending = dialect.inserts(roles().uniqueKeyWhilePending(t.NOTE).build());
 
+        // the plain insert (a row without a key), the unique insert, the read of the key's holder
         assertThat(always.statements()).extracting(Statement::sql).containsExactly(
+                "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)",
                 "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)"
                         + " on conflict (\"note\") do nothing returning \"id\"",
                 "select \"id\" from \"email_jobs\" where \"note\" = ?");
         assertThat(pending.statements()).extracting(Statement::sql).containsExactly(
+                "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)",
                 "insert into \"email_jobs\" (\"grp\", \"payload\", \"note\") values (?, ?, ?)"
                         + " on conflict (\"note\") where \"processed_at\" is null do nothing returning \"id\"",
                 "select \"id\" from \"email_jobs\" where (\"note\" = ? and \"processed_at\" is null)");
         // the holder read binds the key as the insert's value of the key column, so one row's binds serve both
-        assertThat(pending.statements().get(1).params()).singleElement()
+        assertThat(pending.statements().get(2).params()).singleElement()
                 .satisfies(p -> assertThat(p.kind()).isEqualTo(Kind.VALUE))
                 .satisfies(p -> assertThat(p.index()).isEqualTo(2));
     }

@@ -219,12 +219,14 @@ class SqliteDialectTextTest {
 
     @Test
     void the_unique_insert_names_its_conflict_target_and_the_pending_predicate_and_returns_the_id() {
-        UniqueInsert pending = dialect.uniqueInsert(roles().uniqueKeyWhilePending(t.NOTE).build()).orElseThrow();
+        QueueInserts pending = dialect.inserts(roles().uniqueKeyWhilePending(t.NOTE).build());
 
-        assertThat(pending.statements().get(0).sql()).endsWith(
+        // after the plain insert and its RETURNING form (a row without a key)
+        assertThat(pending.statements()).extracting(Statement::purpose).startsWith("insert", "insert returning id");
+        assertThat(pending.statements().get(2).sql()).endsWith(
                 " on conflict (`note`) where `processed_at` is null do nothing returning `id`");
         // no FOR UPDATE, which jOOQ would render and SQLite does not take
-        assertThat(pending.statements().get(1).sql())
+        assertThat(pending.statements().get(3).sql())
                 .isEqualTo("select `id` from `email_jobs` where (`note` = ? and `processed_at` is null)");
     }
 

@@ -7,6 +7,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.broker.StartRules;
 import dev.tablequeue.dialect.BindingStatements;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueInserts;
 import dev.tablequeue.dialect.Statement;
 import java.sql.SQLException;
 import java.util.HashSet;
@@ -134,8 +135,15 @@ final class BindingCheck {
             return 0;
         }
         int prepared = opened.get().prepared();
-        prepared += StartRules.insert(dialect, target.connection(), binding, BindingStatements.insert(dialect, binding),
-                SUBSCRIPTIONS + " and publishes", refusals);
+        QueueInserts inserts;
+        try {
+            inserts = BindingStatements.inserts(dialect, binding);
+        } catch (DialectException e) {
+            refused(new StartRules.Refusal(e, null, null));
+            return prepared;
+        }
+        prepared += StartRules.insert(dialect, target.connection(), binding, inserts, SUBSCRIPTIONS + " and publishes",
+                refusals);
         for (Statement notify : BindingStatements.notify(dialect, binding)) {
             try {
                 dialect.prepare(target.connection(), notify);

@@ -71,14 +71,13 @@ class StartRefusalsTest {
                 Scope.PROVED, "attempt default");
         // a table with a unique key (uniqueKey(..), uniqueKeyWhilePending(..)): its index, at the start and a publish
         site("StartRules: SchemaException(user + \": \" + problem.get())", Scope.PROVED, "unique index");
-        site("StartRules: SchemaException(user + \": table \\\"\" + binding.tableName()", Scope.LEFT_OUT,
-                "unreachable with the built-in dialects, which all publish into a table with a unique key");
+        site("JooqQueueDialect: DialectException(name(), b.tableName(), \"the table declares a unique key, and",
+                Scope.LEFT_OUT, "unreachable with the built-in dialects, which all publish into a table with a unique"
+                        + " key; on a dialect of the service's own the check reports it as the dialect's refusal");
         site("StartRules: SchemaException(user + \": the unique indexes of table", Scope.SHARED,
                 "the server failing to read the table's indexes: no schema makes it happen");
-        site("UniquePublish: SchemaException(\"publish: \" + problem.get())", Scope.LEFT_OUT,
+        site("BrokerInserts: SchemaException(\"publish: \" + problem.get())", Scope.LEFT_OUT,
                 "a publish's, into a binding no route or subscription named (UniqueJobsContract proves it)");
-        site("UniquePublish: SchemaException(\"publish: table", Scope.LEFT_OUT,
-                "a publish's, on a dialect of the service's own without a unique publish");
         // the dialects' acceptance of a binding (validate) and their statement builders
         site("SqliteDialect: DialectException(name(), b.tableName(), \"SQLite has no row locks, so a table",
                 Scope.PROVED, "row lock");

@@ -11,7 +11,6 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueInserts;
-import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -76,10 +75,13 @@ public abstract class DialectReadsAndWritesContract extends DialectFixture {
         assertThat(inserts.statements().get(0)).isSameAs(inserts.insert());
         List<String> columns = b.insertColumns().stream().map(f -> f.getName()).toList();
         assertThat(columns).containsExactly("grp", "partition_key", "payload");
-        List<Object> ids;
+        List<QueueInserts.Written> written;
         try (Connection c = db.connect()) {
-            ids = inserts.write(c, List.of(List.of("emails", "k", new byte[] {9}), List.of("sms", "j", new byte[] {8})));
+            written = inserts.write(c, List.of(List.of("emails", "k", new byte[] {9}),
+                    List.of("sms", "j", new byte[] {8})));
         }
+        assertThat(written).allMatch(QueueInserts.Written::inserted);
+        List<Object> ids = written.stream().map(QueueInserts.Written::id).toList();
         List<Map<String, Object>> rows = rows(t);
         assertThat(rows).hasSize(2);
         // the ids the database generated, in the rows' order, in the id column's Java type
