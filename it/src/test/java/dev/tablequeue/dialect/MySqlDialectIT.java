@@ -113,7 +113,7 @@ class MySqlDialectIT {
         try {
             for (ClaimShape shape : ClaimShape.values()) {
                 run.run(c, "SAVEPOINT tq_claim");
-                Map<String, Object> fetched = run.query(c, d.fetchByIds(b, shape, 2, false), new Binds().ids(ids)).get(0);
+                Map<String, Object> fetched = run.query(c, ((JooqClaimsDialect) d).fetchByIds(b, shape, 2, false), new Binds().ids(ids)).get(0);
                 switch (b.form()) {
                     case ROW_LOCK, LEASE -> {
                         List<Map<String, Object>> rows = run.claimInTransaction(c, b, shape, claim);
@@ -132,7 +132,7 @@ class MySqlDialectIT {
                         assertThat(locks.unlock(c, "q-" + ids.get(0))).isTrue();
                     }
                 }
-                assertThat(run.query(c, d.fetchByIds(b, shape, 2, true), new Binds().ids(ids))).hasSize(2);
+                assertThat(run.query(c, ((JooqClaimsDialect) d).fetchByIds(b, shape, 2, true), new Binds().ids(ids))).hasSize(2);
                 run.run(c, "ROLLBACK TO SAVEPOINT tq_claim");
             }
             if (b.form() == Form.LEASE) {

@@ -268,8 +268,11 @@ abstract class JooqClaimsDialect extends JooqPieces {
         return ids;
     }
 
-    @Override
-    public Statement fetchByIds(RoleBinding<?> b, ClaimShape shape, int count, boolean stamped) {
+    /**
+     * Reads {@code count} rows by id in {@code shape}: the fetch after the service's own claim, or after a take
+     * that returns no rows; {@code stamped} reports the attempt as it was before a stamp counted it.
+     */
+    Statement fetchByIds(RoleBinding<?> b, ClaimShape shape, int count, boolean stamped) {
         StatementWriter w = writer();
         return w.statement("fetch", w.dsl().select(shape(b, shape, stamped))
                 .from(b.table())

@@ -105,9 +105,6 @@ public interface QueueDialect {
         return Optional.empty();
     }
 
-    /** Reads {@code count} rows by id; {@code stamped} reports the attempt as it was before a stamp counted it. */
-    Statement fetchByIds(RoleBinding<?> binding, ClaimShape shape, int count, boolean stamped);
-
     // ---- settlements ----
 
     /** Acknowledges a row: sets processed_at, or deletes it. */

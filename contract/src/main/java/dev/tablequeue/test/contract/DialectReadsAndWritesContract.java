@@ -11,16 +11,16 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueInserts;
-import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fetch of claimed rows in each shape, the insert a publish runs, and the transaction openings:
+ * The rows of a claim read in each shape, the insert a publish runs, and the transaction openings:
  * each the dialect takes runs a claim, every other is refused.
  *
  * <p>Part of the dialect contract: what every dialect's statements do on its real server. A dialect proves
@@ -32,37 +32,64 @@ public abstract class DialectReadsAndWritesContract extends DialectFixture {
     // ---------------------------------------------------------------- reads and writes
 
     @Test
-    public final void fetch_by_ids_reads_each_shape() throws Exception {
+    public final void the_rows_of_an_own_claim_are_read_in_each_shape() throws Exception {
         Jobs t = newTable();
-        RoleBinding<Record> b = RoleBinding.of(t, t.ID)
+        long one = insert(t, r -> r.group("a").key("k").headers("{}").payload(new byte[] {7}).attempt(3));
+        long two = insert(t, r -> r.group("a").note("n"));
+        try (Connection c = db.connect()) {
+            if (dialect.supportsForm(Form.ROW_LOCK)) {
+                // the row lock form reads the row the service's claim locked (one a claim), its attempt as it is
+                RoleBinding<Record> locked = ownClaim(t, Form.ROW_LOCK);
+                begin(c, locked);
+                List<Map<String, Object>> roles = claim(c, locked, ClaimShape.ROLES, 2);
+                assertThat(roles).singleElement().satisfies(first -> {
+                    assertThat(first.keySet()).containsExactlyInAnyOrder("id", "partition_key", "attempt",
+                            "headers", "payload");
+                    assertThat(number(first, "id")).isEqualTo(one);
+                    assertThat(first.get("partition_key")).isEqualTo("k");
+                    assertThat((byte[]) first.get("payload")).containsExactly(7);
+                    assertThat(number(first, "attempt")).isEqualTo(3L);
+                });
+                commit(c, locked);
+            }
+            // the lease form stamps the row the service's claim chose, then reads it as its claim found it
+            RoleBinding<Record> leased = ownClaim(t, Form.LEASE);
+            Map<String, Object> first = leaseClaim(c, leased, ClaimShape.ROWS, 2, now.plusSeconds(60)).get(0);
+            Map<String, Object> second = leaseClaim(c, leased, ClaimShape.ROWS, 2, now.plusSeconds(60)).get(0);
+            assertThat(number(first, "id")).isEqualTo(one);
+            assertThat(number(first, "attempt")).isEqualTo(3L);
+            assertThat(number(second, "id")).isEqualTo(two);
+            assertThat(second.get("note")).isEqualTo("n");
+            assertThat(second.keySet()).hasSize(t.fields().length);
+            assertThat(number(byId(rows(t), one), "attempt")).isEqualTo(4L);
+        }
+        Jobs u = newTable();
+        long three = insert(u, r -> r.group("a"));
+        try (Connection c = db.connect()) {
+            List<Map<String, Object>> idsOnly = leaseClaim(c, ownClaim(u, Form.LEASE), ClaimShape.IDS, 1,
+                    now.plusSeconds(60));
+            assertThat(idsOnly).singleElement().satisfies(row -> {
+                assertThat(row.keySet()).containsExactly("id");
+                assertThat(number(row, "id")).isEqualTo(three);
+            });
+        }
+    }
+
+    /** A binding of {@code t} in {@code form} whose claim is the service's own: its group's rows, by id. */
+    private static RoleBinding<Record> ownClaim(Jobs t, Form form) {
+        RoleBinding.Builder<Record> b = RoleBinding.of(t, t.ID)
                 .group(t.GRP)
                 .partitionKey(t.PARTITION_KEY)
                 .attempt(t.ATTEMPT)
                 .headers(t.HEADERS)
                 .payload(t.PAYLOAD)
-                .lease(t.LOCKED_UNTIL)
-                .build();
-        long one = insert(t, r -> r.group("a").key("k").headers("{}").payload(new byte[] {7}).attempt(3));
-        long two = insert(t, r -> r.group("a").note("n"));
-        try (Connection c = db.connect()) {
-            Binds binds = new Binds().ids(List.of(one, two));
-            List<Map<String, Object>> roles = query(c, dialect.fetchByIds(b, ClaimShape.ROLES, 2, false), binds);
-            Map<String, Object> first = byId(roles, one);
-            assertThat(first.keySet()).containsExactlyInAnyOrder("id", "partition_key", "attempt", "headers",
-                    "payload");
-            assertThat(first.get("partition_key")).isEqualTo("k");
-            assertThat((byte[]) first.get("payload")).containsExactly(7);
-            assertThat(number(first, "attempt")).isEqualTo(3L);
-            List<Map<String, Object>> stamped = query(c, dialect.fetchByIds(b, ClaimShape.ROWS, 2, true), binds);
-            assertThat(number(byId(stamped, one), "attempt")).isEqualTo(2L);
-            assertThat(byId(stamped, two).get("note")).isEqualTo("n");
-            assertThat(byId(stamped, two).keySet()).hasSize(t.fields().length);
-            List<Map<String, Object>> idsOnly = query(c, dialect.fetchByIds(b, ClaimShape.IDS, 1, false),
-                    new Binds().ids(List.of(two)));
-            assertThat(idsOnly).hasSize(1);
-            assertThat(idsOnly.get(0).keySet()).containsExactly("id");
-            assertThat(number(idsOnly.get(0), "id")).isEqualTo(two);
-        }
+                .ownClaim((ctx, group, limit) -> {
+                    var select = ctx.select(t.ID).from(t).where(t.GRP.eq(group))
+                            .and(form == Form.LEASE ? t.LOCKED_UNTIL.isNull() : DSL.noCondition())
+                            .orderBy(t.ID).limit(limit);
+                    return form == Form.ROW_LOCK ? select.forUpdate().skipLocked().fetch(t.ID) : select.fetch(t.ID);
+                });
+        return (form == Form.LEASE ? b.lease(t.LOCKED_UNTIL) : b).build();
     }
 
     @Test
