@@ -32,13 +32,12 @@ final class OwnRowWait implements ExecuteListener {
         this.bound = bound;
     }
 
-    /** {@code ctx}'s {@code db()}: bounded where the dialect bounds a lock wait, the broker's context otherwise. */
+    /** {@code ctx}'s {@code db()}, for a row lock subscription: its lock waits bounded as its claims say. */
     static DSLContext of(SubscriptionContext ctx, Duration bound) {
-        return ctx.dialect.lockWait(bound)
-                .map(w -> ctx.broker.db.configuration()
-                        .deriveAppending(new OwnRowWait(w, ctx.binding.table().getName(), ctx.queue.toString(), bound))
-                        .dsl())
-                .orElse(ctx.broker.db);
+        LockWait wait = ctx.statements.claims().lockWait(bound);
+        return ctx.broker.db.configuration()
+                .deriveAppending(new OwnRowWait(wait, ctx.binding.table().getName(), ctx.queue.toString(), bound))
+                .dsl();
     }
 
     @Override

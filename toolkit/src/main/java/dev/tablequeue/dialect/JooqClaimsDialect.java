@@ -42,11 +42,11 @@ abstract class JooqClaimsDialect extends JooqPieces {
         FifoGuard guard = b.fifo() ? fifoGuard(b).orElse(null) : null;
         return switch (b.form()) {
             case ROW_LOCK -> new StatementClaims(this, b, claimRowLock(claimed, shape), guard, null,
-                    own ? fetchByIds(b, shape, 1, false) : null, null,
+                    own ? fetchByIds(b, shape, 1, false) : null, null, bound -> lockWait(b, bound),
                     new StatementClaims.Behaviour(true, rowLockClaimHoldsRowsItPasses(b)));
             case LEASE -> new StatementClaims(this, b, claimLease(claimed, shape), guard,
                     own || !claimLeaseStamps() ? leaseStamp(b, 1) : null,
-                    own ? fetchByIds(b, shape, 1, true) : null, leaseExtend(b),
+                    own ? fetchByIds(b, shape, 1, true) : null, leaseExtend(b), null,
                     new StatementClaims.Behaviour(b.fifo() || claimLeaseInOrder(), false));
             case ADVISORY -> throw new DialectException(name(), b.tableName(),
                     "the advisory form claims by its candidates and keys, not by a row lock or lease claim");
@@ -266,6 +266,15 @@ abstract class JooqClaimsDialect extends JooqPieces {
             ids.add(w.bind(Param.at(Param.Kind.ID, b.id(), i), id));
         }
         return ids;
+    }
+
+    /**
+     * How this database bounds a session's wait for a row lock to {@code bound} ({@link QueueClaims#lockWait}): a
+     * database that serves the row lock form has one; the default, for one that does not, refuses.
+     */
+    LockWait lockWait(RoleBinding<?> b, java.time.Duration bound) {
+        throw new DialectException(name(), b.tableName(), "the row lock form needs a bound for a row lock wait, and"
+                + " this dialect gives none");
     }
 
     /**

@@ -300,10 +300,10 @@ public final class MySqlDialect extends JooqQueueDialect {
      * 1205 (ER_LOCK_WAIT_TIMEOUT).
      */
     @Override
-    public Optional<LockWait> lockWait(java.time.Duration bound) {
+    LockWait lockWait(RoleBinding<?> b, java.time.Duration bound) {
         long seconds = Math.max(1, (bound.toMillis() + 999) / 1000);
-        return Optional.of(new LockWait("SET SESSION innodb_lock_wait_timeout = " + seconds,
-                "SET SESSION innodb_lock_wait_timeout = DEFAULT", e -> e.getErrorCode() == 1205));
+        return new LockWait("SET SESSION innodb_lock_wait_timeout = " + seconds,
+                "SET SESSION innodb_lock_wait_timeout = DEFAULT", e -> e.getErrorCode() == 1205);
     }
 
     // ---- time ----

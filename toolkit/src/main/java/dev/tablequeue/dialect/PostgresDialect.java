@@ -324,9 +324,9 @@ public final class PostgresDialect extends JooqQueueDialect {
 
     /** {@code lock_timeout}, in milliseconds; a statement past it fails with SQLSTATE 55P03 (lock_not_available). */
     @Override
-    public Optional<LockWait> lockWait(java.time.Duration bound) {
-        return Optional.of(new LockWait("SET lock_timeout = " + Math.max(1, bound.toMillis()), "RESET lock_timeout",
-                e -> "55P03".equals(e.getSQLState())));
+    LockWait lockWait(RoleBinding<?> b, java.time.Duration bound) {
+        return new LockWait("SET lock_timeout = " + Math.max(1, bound.toMillis()), "RESET lock_timeout",
+                e -> "55P03".equals(e.getSQLState()));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.tablequeue.dialect;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -49,4 +50,11 @@ public interface QueueClaims {
      * @return whether the row held {@code held}, and now holds {@code until}
      */
     boolean extendLease(Connection c, Object id, Instant held, Instant until) throws SQLException;
+
+    /**
+     * Row lock form: how a session's wait for a row lock is bounded to {@code bound} (whole seconds where the
+     * database counts no finer), for the statements a handler runs on the claim's table through
+     * {@code delivery.db()}: the row may be the delivery's own, which its claim holds locked until it settles.
+     */
+    LockWait lockWait(Duration bound);
 }

@@ -231,16 +231,6 @@ public interface QueueDialect {
     }
 
     /**
-     * How this database bounds a session's wait for a row lock to {@code bound} (whole seconds where it counts
-     * no finer), for the statements a row lock subscription's handler runs on its own table through
-     * {@code delivery.db()}: the row may be the delivery's own, which its claim holds locked until it settles.
-     * Empty where the database has no row locks; the default.
-     */
-    default Optional<LockWait> lockWait(java.time.Duration bound) {
-        return Optional.empty();
-    }
-
-    /**
      * Prepares {@code statement} on the server without running it, so a table or column the database lacks
      * fails here. The default asks the driver for the statement's parameter metadata, which makes PostgreSQL,
      * MariaDB and SQLite parse it on the server.

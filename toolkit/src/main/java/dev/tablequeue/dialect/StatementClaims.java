@@ -11,9 +11,11 @@ import dev.tablequeue.internal.RowFetch;
 import dev.tablequeue.internal.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.jooq.impl.DSL;
 
 /**
@@ -47,10 +49,12 @@ final class StatementClaims implements QueueClaims {
     /** The extension of one row's lease, in the lease form (null in the row lock form). */
     private final Statement extend;
     private final Behaviour behaviour;
+    /** How a row lock wait is bounded, in the row lock form (null in the lease form). */
+    private final Function<Duration, LockWait> lockWait;
     private final TransactionOpening opening;
 
     StatementClaims(QueueDialect dialect, RoleBinding<?> binding, Statement claim, FifoGuard guard, Statement stamp,
-            Statement fetchOne, Statement extend, Behaviour behaviour) {
+            Statement fetchOne, Statement extend, Function<Duration, LockWait> lockWait, Behaviour behaviour) {
         this.dialect = dialect;
         this.binding = binding;
         this.claim = claim;
@@ -59,6 +63,7 @@ final class StatementClaims implements QueueClaims {
         this.fetchOne = fetchOne;
         this.extend = extend;
         this.behaviour = behaviour;
+        this.lockWait = lockWait;
         this.opening = dialect.transactionOpening(binding);
     }
 
@@ -125,6 +130,12 @@ final class StatementClaims implements QueueClaims {
             return binding.own().extend().extend(DSL.using(c, dialect.sqlDialect()), id, held, until);
         }
         return Jdbc.update(c, extend, new Binds().id(id).leaseHeld(held).leaseUntil(until), dialect) == 1;
+    }
+
+    @Override
+    public LockWait lockWait(Duration bound) {
+        requireForm(Form.ROW_LOCK);
+        return lockWait.apply(bound);
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.Param.Kind;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,15 @@ class MySqlDialectTextTest {
     private RoleBinding.Builder<Record> ordered() {
         return RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY).retryAfter(t.RETRY_AFTER)
                 .attempt(t.ATTEMPT).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD);
+    }
+
+    @Test
+    void a_row_lock_claim_bounds_a_lock_wait_in_whole_seconds_rounded_up() {
+        LockWait wait = MARIADB.claims(ordered().build(), ClaimShape.ROLES, false).lockWait(Duration.ofMillis(1500));
+        assertThat(wait.bound()).isEqualTo("SET SESSION innodb_lock_wait_timeout = 2");
+        assertThat(wait.restore()).isEqualTo("SET SESSION innodb_lock_wait_timeout = DEFAULT");
+        assertThat(wait.timedOut()).accepts(new SQLException("Lock wait timeout exceeded", "HY000", 1205))
+                .rejects(new SQLException("Deadlock found", "40001", 1213));
     }
 
     @Test

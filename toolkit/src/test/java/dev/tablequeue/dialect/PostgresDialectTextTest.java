@@ -9,6 +9,8 @@ import dev.tablequeue.dialect.Param.Kind;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.binding.SqliteMode;
 import dev.tablequeue.transport.LeadingInsert;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.jooq.Record;
@@ -280,6 +282,18 @@ class PostgresDialectTextTest {
         assertThat(dialect.inserts(roles().build()).leading(leading)).isEmpty();
         // nor does a table with a unique key: the leading row would be written for a message whose key is taken
         assertThat(dialect.inserts(roles().headers(t.HEADERS).uniqueKey(t.NOTE).build()).leading(leading)).isEmpty();
+    }
+
+    @Test
+    void a_row_lock_claim_bounds_a_lock_wait_in_milliseconds_and_a_lease_claim_has_no_lock_to_wait_for() {
+        LockWait wait = dialect.claims(roles().build(), ClaimShape.ROLES, false).lockWait(Duration.ofMillis(1500));
+        assertThat(wait.bound()).isEqualTo("SET lock_timeout = 1500");
+        assertThat(wait.restore()).isEqualTo("RESET lock_timeout");
+        assertThat(wait.timedOut()).accepts(new SQLException("canceling statement due to lock timeout", "55P03"))
+                .rejects(new SQLException("deadlock detected", "40P01"));
+        QueueClaims leased = dialect.claims(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES, false);
+        assertThatThrownBy(() -> leased.lockWait(Duration.ofSeconds(1))).isInstanceOf(DialectException.class)
+                .hasMessageContaining("email_jobs").hasMessageContaining("ROW_LOCK");
     }
 
     @Test

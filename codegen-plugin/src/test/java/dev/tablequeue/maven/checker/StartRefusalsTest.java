@@ -111,6 +111,9 @@ class StartRefusalsTest {
                         + " for a row lock or lease claim");
         site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"a table of the \"",
                 Scope.LEFT_OUT, "unreachable: the runtime asks only an advisory table for its keys");
+        site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"the row lock form needs a bound for",
+                Scope.LEFT_OUT, "unreachable with the built-in dialects: each that serves the row lock form bounds a"
+                        + " lock wait, and the others refuse the form first (requireForm)");
         site("StatementKeys: DialectException(dialect.name(), binding.tableName(), \"the advisory cla",
                 Scope.LEFT_OUT, "unreachable: the runtime runs a lock and take or a walk only where the table's"
                         + " keys say they have one (locksAndTakes, walks)");
