@@ -283,6 +283,34 @@ public abstract class AdminContract extends AdminFixture {
     }
 
     @Test
+    public final void a_purge_of_more_rows_than_one_batch_deletes_every_old_row_and_leaves_the_rest() {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, preferredForm());
+        var insert = dsl().insertInto(t, t.GRP, t.ATTEMPT, t.PAYLOAD);
+        for (int i = 0; i < 1_201; i++) {
+            insert = insert.values("emails", 1, new byte[] {1});
+        }
+        insert.execute();
+        long otherQueue = insertRow(t, "other", NOW.minus(Duration.ofDays(9)), 1);
+        Object old = admin().dialect().timeValue(t.field("processed_at"), NOW.minus(Duration.ofDays(8)));
+        Object recent = admin().dialect().timeValue(t.field("processed_at"), NOW.minus(Duration.ofDays(6)));
+        // every fourth row acknowledged recently, between old ones in each batch of ids
+        dsl().update(t).set(DSL.field(DSL.name("processed_at"), Object.class), old).execute();
+        dsl().update(t).set(DSL.field(DSL.name("processed_at"), Object.class), recent)
+                .where(t.ID.mod(4L).eq(0L)).and(t.GRP.eq("emails")).execute();
+        List<Long> kept = dsl().select(t.ID).from(t).where(t.ID.mod(4L).eq(0L)).and(t.GRP.eq("emails"))
+                .orderBy(t.ID).fetch(t.ID);
+        assertThat(kept.size()).isBetween(300, 301);
+
+        long purged = admin().purge(InboxQueue.of(b, "emails"), Duration.ofDays(7));
+
+        assertThat(purged).isEqualTo(1_201 - kept.size());
+        List<Long> left = new ArrayList<>(kept);
+        left.add(otherQueue);
+        assertThat(dsl().fetch(DSL.select(t.ID).from(t).orderBy(t.ID)).getValues(t.ID)).containsExactlyElementsOf(left);
+    }
+
+    @Test
     public final void a_purge_of_a_table_whose_acknowledgement_deletes_is_refused_naming_the_table() {
         Jobs t = newTable();
         RoleBinding<Record> b = bindingWithout(t, preferredForm(), "processed_at");

@@ -29,6 +29,25 @@ final class AdminRows {
         return rs.getLong(1);
     }
 
+    /** Every id of {@code rs}, the first column of each row. */
+    static List<Object> ids(ResultSet rs) throws SQLException {
+        List<Object> ids = new ArrayList<>();
+        while (rs.next()) {
+            ids.add(rs.getObject(1));
+        }
+        return ids;
+    }
+
+    /** {@code ids} (one to {@code size}) filled up to {@code size} with its last id, for a statement's fixed list. */
+    static List<Object> padded(List<Object> ids, int size) {
+        List<Object> all = new ArrayList<>(size);
+        all.addAll(ids);
+        while (all.size() < size) {
+            all.add(ids.get(ids.size() - 1));
+        }
+        return all;
+    }
+
     /** {@code ids} in lists of at most {@link #BATCH}. */
     static List<List<Object>> batches(List<Object> ids) {
         List<List<Object>> batches = new ArrayList<>();

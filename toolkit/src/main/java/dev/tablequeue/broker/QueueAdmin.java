@@ -184,9 +184,29 @@ public final class QueueAdmin {
         if (olderThan.isNegative()) {
             throw new IllegalArgumentException("a purge's age cannot be negative: " + olderThan);
         }
-        Statement purge = AdminStatements.of(dialect, queue.binding()).purge();
-        Binds binds = new Binds().group(queue.group()).retryAt(clock.instant().minus(olderThan));
-        return admin.with(c -> admin.update(c, purge, binds, queue));
+        AdminStatements statements = AdminStatements.of(dialect, queue.binding());
+        Statement first = statements.purgeIds(false);
+        Statement next = statements.purgeIds(true);
+        Statement delete = statements.purge(AdminRows.BATCH);
+        Binds binds = new Binds().group(queue.group()).retryAt(clock.instant().minus(olderThan))
+                .limit(AdminRows.BATCH);
+        // a batch at a time, each its own transaction: a purge of many rows holds no lock for long
+        return admin.with(c -> {
+            long deleted = 0;
+            Object after = null;
+            while (true) {
+                List<Object> ids = admin.query(c, after == null ? first : next,
+                        after == null ? binds : binds.copy().id(after), queue.binding(), queue, AdminRows::ids);
+                if (ids.isEmpty()) {
+                    return deleted;
+                }
+                after = ids.get(ids.size() - 1);
+                deleted += admin.update(c, delete, binds.copy().ids(AdminRows.padded(ids, AdminRows.BATCH)), queue);
+                if (ids.size() < AdminRows.BATCH) {
+                    return deleted;
+                }
+            }
+        });
     }
 
     // ------------------------------------------------------------------ rows

@@ -158,18 +158,12 @@ final class Retainer {
             while (true) {
                 long started = System.nanoTime();
                 List<Object> ids = Jdbc.query(c, after == null ? k.ids() : k.idsAfter(),
-                        after == null ? binds : binds.copy().id(after), dialect, rs -> {
-                    List<Object> read = new ArrayList<>();
-                    while (rs.next()) {
-                        read.add(rs.getObject(1));
-                    }
-                    return read;
-                });
+                        after == null ? binds : binds.copy().id(after), dialect, AdminRows::ids);
                 if (ids.isEmpty()) {
                     break;
                 }
                 after = ids.get(ids.size() - 1);
-                int removed = Jdbc.update(c, k.delete(), binds.copy().ids(padded(ids)), dialect);
+                int removed = Jdbc.update(c, k.delete(), binds.copy().ids(AdminRows.padded(ids, BATCH)), dialect);
                 batches++;
                 if (k.acknowledged()) {
                     acknowledged += removed;
@@ -192,14 +186,5 @@ final class Retainer {
             LOG.warn("the retention lock of table \"{}\" was not released: {}", table(), e.toString());
             return false;
         }
-    }
-
-    /** {@code ids} filled up to {@link #BATCH} with its last id, for the delete's fixed list. */
-    private static List<Object> padded(List<Object> ids) {
-        List<Object> all = new ArrayList<>(ids);
-        while (all.size() < BATCH) {
-            all.add(ids.get(ids.size() - 1));
-        }
-        return all;
     }
 }

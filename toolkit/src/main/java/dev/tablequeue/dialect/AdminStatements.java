@@ -300,16 +300,32 @@ public final class AdminStatements {
                 .and(processed.ge(first)));
     }
 
-    /** Deletes the queue's acknowledged rows processed before the cutoff. */
-    public Statement purge() {
+    /**
+     * Up to the limit of ids of the queue's rows acknowledged before the cutoff, in id order, past the id param
+     * (the last id of the batch before) where {@code after}: a purge deletes them a batch at a time.
+     */
+    public Statement purgeIds(boolean after) {
+        StatementWriter w = dialect.writer();
+        Field<Object> id = JooqQueueDialect.typed(b.id());
+        return w.statement("admin purge ids", w.dsl().select(id).from(b.table())
+                .where(inGroup(w))
+                .and(acknowledgedBefore(w))
+                .and(after ? id.gt(w.bind(Param.of(Param.Kind.ID, b.id()), id)) : DSL.noCondition())
+                .orderBy(id)
+                .limit(w.integer(Param.of(Param.Kind.LIMIT))));
+    }
+
+    /** Deletes {@code ids} rows of the queue that are still acknowledged before the cutoff. */
+    public Statement purge(int ids) {
+        StatementWriter w = dialect.writer();
+        return dialect.deleteByIds(w, "admin purge", b.table(), idIn(w, ids).and(inGroup(w)).and(acknowledgedBefore(w)));
+    }
+
+    private Condition acknowledgedBefore(StatementWriter w) {
         Field<Object> processed = JooqQueueDialect.typed(b.column(Role.PROCESSED_AT).orElseThrow(() -> refused(
                 "a purge deletes acknowledged rows by their processedAt column, which the binding does not name"
                         + " (an acknowledgement deletes the row itself)")));
-        StatementWriter w = dialect.writer();
-        return w.statement("admin purge", w.dsl().deleteFrom(JooqQueueDialect.table(b))
-                .where(inGroup(w))
-                .and(processed.isNotNull())
-                .and(processed.lt(w.bind(Param.of(Param.Kind.RETRY_AT, processed), processed))));
+        return processed.isNotNull().and(processed.lt(w.bind(Param.of(Param.Kind.RETRY_AT, processed), processed)));
     }
 
     // ---- pieces ----
