@@ -4,6 +4,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.util.List;
@@ -34,7 +35,7 @@ record RawStatements(
                 purposed(claims, "lease stamp"),
                 advisory ? claims.get(1) : null,
                 advisory ? purposed(claims, "fetch") : null,
-                dialect.ack(binding),
+                dialect.settlements(binding, false, null).statements(QueueSettlements.Kind.ACK).get(0),
                 dialect.transactionOpening(binding));
     }
 

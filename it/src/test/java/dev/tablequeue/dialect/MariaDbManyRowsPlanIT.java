@@ -98,7 +98,8 @@ class MariaDbManyRowsPlanIT {
         }
         Map<String, String[]> plan = new LinkedHashMap<>();
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("EXPLAIN " + statement.sql())) {
-            StatementBinder.bind(ps, statement, new Binds().destination("dead").rows(rows), dialect);
+            StatementBinder.bind(ps, statement, new Binds().destination("dead").rows(rows)
+                    .rowsEncoding((param, each) -> dialect.rowsTable().value(param, each, dialect)), dialect);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     plan.put(rs.getString("table"), new String[] {rs.getString("type"), rs.getString("key")});
@@ -164,7 +165,7 @@ class MariaDbManyRowsPlanIT {
     @Test
     void acknowledging_some_rows_does_not_wait_for_rows_another_transaction_holds() throws Exception {
         RoleBinding<Record> b = table("held", "BIGINT", SQLDataType.BIGINT, "seq", true, 5);
-        Statement ack = dialect.ackMany(b).orElseThrow();
+        QueueSettlements settlements = dialect.settlements(b, false, null);
         // the rows' leases, which a lease table's acknowledgement checks
         Instant lease = Instant.parse("2030-01-01T00:00:00Z");
         db.execute("UPDATE held SET locked_until = '2030-01-01 00:00:00'");
@@ -179,12 +180,13 @@ class MariaDbManyRowsPlanIT {
             try (java.sql.Statement s = writer.createStatement()) {
                 s.execute("SET SESSION innodb_lock_wait_timeout = 1");
             }
-            List<Binds> rows = List.of(new Binds().id(2L).now(now).leaseHeld(lease),
-                    new Binds().id(3L).now(now).leaseHeld(lease));
-            try (PreparedStatement ps = writer.prepareStatement(ack.sql())) {
-                StatementBinder.bind(ps, ack, new Binds().rows(rows), dialect);
-                assertThat(ps.executeUpdate()).isEqualTo(2);
+            // the two acknowledgements are one statement over both rows, each of which it must change
+            List<QueueSettlements.Outcome> acks = new ArrayList<>();
+            for (long id : new long[] {2, 3}) {
+                acks.add(new QueueSettlements.Outcome(QueueSettlements.Kind.ACK,
+                        new Binds().id(id).now(now).leaseHeld(lease)));
             }
+            assertThat(settlements.writeAll(writer, acks, true)).as("rows left unchanged").isEmpty();
             holder.rollback();
         }
         List<Long> processed = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.Binds;
@@ -98,7 +99,7 @@ class MySqlDialectConcurrencyIT {
     }
 
     /** One claim of up to {@code limit} rows in the binding's form, each acknowledged; the ids taken. */
-    private List<Long> claimAndAck(Connection c, RoleBinding<Record> b, int limit) throws SQLException {
+    private List<Long> claimAndAck(Connection c, RoleBinding<Record> b, int limit) throws Exception {
         StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt("a", now, limit, until);
         List<Long> ids = new ArrayList<>();
         switch (b.form()) {
@@ -106,15 +107,15 @@ class MySqlDialectConcurrencyIT {
                 sql.begin(c, b);
                 ids.addAll(StatementRunner.ids(sql.claimInTransaction(c, b, ClaimShape.IDS, claim)));
                 for (long id : ids) {
-                    sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
+                    sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now));
                 }
                 sql.commit(c);
             }
             case LEASE -> {
                 ids.addAll(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, claim)));
                 for (long id : ids) {
-                    assertThat(sql.update(c, dialect.ack(b), new Binds().id(id).now(now).leaseHeld(until)))
-                            .isEqualTo(1);
+                    assertThat(sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now).leaseHeld(until)))
+                            .isEmpty();
                 }
             }
             case ADVISORY -> {
@@ -127,7 +128,7 @@ class MySqlDialectConcurrencyIT {
                     }
                     if (!steps.take(c, id).isEmpty()) {
                         ids.add(id);
-                        sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
+                        sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now));
                     }
                     assertThat(locks.unlock(c, candidate.key())).isTrue();
                 }
@@ -178,11 +179,11 @@ class MySqlDialectConcurrencyIT {
                             // settlement lets the next claim in (the commit, or under a lease the ack itself)
                             sql.query(c, dialect.fetchByIds(b, ClaimShape.ROLES, 1, true), new Binds().ids(ids));
                             if (form == Form.ROW_LOCK) {
-                                sql.update(c, dialect.ack(b), new Binds().id(id).now(now));
+                                sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now));
                                 inWork.remove(group, id);
                             } else {
                                 inWork.remove(group, id);
-                                sql.update(c, dialect.ack(b), new Binds().id(id).now(now).leaseHeld(until));
+                                sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now).leaseHeld(until));
                             }
                             finished.incrementAndGet();
                         }

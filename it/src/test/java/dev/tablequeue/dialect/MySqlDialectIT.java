@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.internal.Binds;
@@ -150,18 +151,17 @@ class MySqlDialectIT {
         }
     }
 
+    /** The one-row statements of every outcome the binding can write, each dead letter declared. */
     private static List<Statement> settlements(QueueDialect d, RoleBinding<?> b, Table<?> dead) {
+        QueueSettlements settlements = d.settlements(b, b.has(Role.GROUP), dead);
         List<Statement> all = new ArrayList<>();
-        d.retry(b).ifPresent(all::add);
-        if (b.has(Role.RETRY_AFTER)) {
-            all.add(d.retryAfter(b));
+        for (Kind kind : List.of(Kind.RETRY, Kind.RETRY_AFTER, Kind.DEAD_LETTER_TO_GROUP, Kind.ACK, Kind.DROP,
+                Kind.DEAD_LETTER_TO_TABLE)) {
+            if ((kind != Kind.RETRY_AFTER || b.has(Role.RETRY_AFTER)) && (kind != Kind.DEAD_LETTER_TO_GROUP
+                    || b.has(Role.GROUP))) {
+                all.addAll(settlements.statements(kind));
+            }
         }
-        if (b.has(Role.GROUP)) {
-            all.add(d.deadLetterToGroup(b));
-        }
-        all.add(d.ack(b));
-        all.add(d.drop(b));
-        all.addAll(d.deadLetterToTable(b, dead));
         return all;
     }
 
@@ -318,7 +318,7 @@ class MySqlDialectIT {
                     .containsExactly(ahead);
             sql.rollback(second);
 
-            assertThat(sql.update(first, mariadb.ack(b), new Binds().id(inWork).now(now))).isEqualTo(1);
+            assertThat(sql.settle(first, b, Kind.ACK, new Binds().id(inWork).now(now))).isEmpty();
             sql.commit(first);
             sql.begin(second, b);
             assertThat(StatementRunner.ids(sql.claimInTransaction(second, b, ClaimShape.IDS, binds)))
@@ -384,7 +384,7 @@ class MySqlDialectIT {
                 long row = insert(t, "a", 0, now.minusSeconds(60));
                 Instant at = Instant.parse("2026-07-01T10:15:30.123456Z");
                 try (Connection c = db.connect()) {
-                    assertThat(sql.update(c, mariadb.ack(b), new Binds().id(row).now(at))).isEqualTo(1);
+                    assertThat(sql.settle(c, b, Kind.ACK, new Binds().id(row).now(at))).isEmpty();
                     assertThat(text(c, "SELECT CAST(processed_at AS CHAR) FROM " + t.getName() + " WHERE id = " + row))
                             .as("processed_at written with the JVM in " + id)
                             .isEqualTo("2026-07-01 10:15:30.123456");
@@ -405,7 +405,7 @@ class MySqlDialectIT {
         try (Connection c = db.connect()) {
             StatementRunner.ClaimAt claim = new StatementRunner.ClaimAt("a", now, 1, until);
             assertThat(StatementRunner.ids(sql.leaseClaim(c, b, ClaimShape.IDS, claim))).containsExactly(id);
-            assertThat(sql.update(c, mariadb.ack(b), new Binds().id(id).now(now).leaseHeld(until))).isEqualTo(1);
+            assertThat(sql.settle(c, b, Kind.ACK, new Binds().id(id).now(now).leaseHeld(until))).isEmpty();
         }
     }
 

@@ -11,6 +11,7 @@ import dev.tablequeue.broker.BrokerListener;
 import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.FreshDatabase;
 import dev.tablequeue.test.contract.Jobs;
@@ -189,7 +190,8 @@ public abstract class AdvisoryContract extends BrokerFixture {
                 .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("note-{note}").build();
         try (Connection c = pool.getConnection()) {
             var dialect = database().dialect(c);
-            assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+            var ack = dialect.settlements(b, false, null).statements(Kind.ACK).get(0);
+            assumeTrue(dialect.advisorySettleAndWalk(b, ack, dev.tablequeue.dialect.ClaimShape.ROWS)
                     .isPresent(), "an advisory settlement walks on");
         }
         int quick = 20;
@@ -238,8 +240,9 @@ public abstract class AdvisoryContract extends BrokerFixture {
             try (Connection c = pool.getConnection()) {
                 var dialect = database().dialect(c);
                 walksOn = dialect.keys(b, dev.tablequeue.dialect.ClaimShape.ROWS, false).walks()
-                        && dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
-                        .isPresent();
+                        && dialect.advisorySettleAndWalk(b,
+                                dialect.settlements(b, false, null).statements(Kind.ACK).get(0),
+                                dev.tablequeue.dialect.ClaimShape.ROWS).isPresent();
             }
             int rows = 40;
             CountingConnections counting = new CountingConnections(pool, sql -> true);
@@ -283,7 +286,8 @@ public abstract class AdvisoryContract extends BrokerFixture {
                 .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("note-{note}").build();
         try (Connection c = pool.getConnection()) {
             var dialect = database().dialect(c);
-            assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
+            var ack = dialect.settlements(b, false, null).statements(Kind.ACK).get(0);
+            assumeTrue(dialect.advisorySettleAndWalk(b, ack, dev.tablequeue.dialect.ClaimShape.ROWS)
                     .isPresent(), "an advisory settlement walks on");
         }
         int free = 120;

@@ -13,6 +13,7 @@ import dev.tablequeue.broker.InboxQueue;
 import dev.tablequeue.broker.Message;
 import dev.tablequeue.broker.Outcome;
 import dev.tablequeue.broker.QueueBroker;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.test.Engine;
 import dev.tablequeue.test.contract.Jobs;
 import java.time.Duration;
@@ -370,8 +371,8 @@ public abstract class ConcurrencyContract extends BrokerFixture {
         }
         try (java.sql.Connection c = pool.getConnection()) {
             var dialect = database().dialect(c);
-            return dialect.advisorySettleAndWalk(b, dialect.ack(b), dev.tablequeue.dialect.ClaimShape.ROWS)
-                    .isPresent();
+            var ack = dialect.settlements(b, false, null).statements(Kind.ACK).get(0);
+            return dialect.advisorySettleAndWalk(b, ack, dev.tablequeue.dialect.ClaimShape.ROWS).isPresent();
         }
     }
 

@@ -179,7 +179,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                     Settlement.Write w = settlement.plan(p);
                     Statement unlocking = unlocking(w);
                     Statement walking = gate != null && unlocking != null
-                            ? ctx.statements.walking().get(w.plan().run().get(0)) : null;
+                            ? ctx.statements.walking().get(w.plan().writes()) : null;
                     if (walking != null && gate.enter()) {
                         try {
                             // a failure leaves unknown whether a key the walk locked is held: the session ends
@@ -227,7 +227,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
         if (w.d().tx != null || plan.needsTransaction() || plan.run().size() != 1) {
             return null;
         }
-        return ctx.statements.unlocking().get(plan.run().get(0));
+        return ctx.statements.unlocking().get(plan.writes());
     }
 
     /** Runs {@code unlocking} for {@code w}; whether the release was confirmed. */

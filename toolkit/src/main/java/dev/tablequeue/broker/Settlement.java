@@ -2,28 +2,24 @@ package dev.tablequeue.broker;
 
 import dev.tablequeue.TableQueueException;
 import dev.tablequeue.binding.OwnStatements;
+import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.Statement;
-import dev.tablequeue.internal.Binds;
-import dev.tablequeue.internal.Jdbc;
-import dev.tablequeue.internal.StatementBinder;
 import dev.tablequeue.transport.SettlementJoin;
-import java.sql.BatchUpdateException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Runs planned outcomes on a connection, for every completer: one outcome's statements (or the service's own
- * event), or many outcomes together, those of one kind as one statement over their rows (bound as data)
- * where the dialect writes it so, the others each distinct statement sent once as a JDBC batch. Where and in which transaction
- * they run is the completer's.
+ * Runs planned outcomes on a connection, for every completer: one outcome (or the service's own event), or
+ * many outcomes together, through the table's settlements ({@link QueueSettlements}), and reports what
+ * failed by outcome and row. Where and in which transaction they run is the completer's.
  */
 final class Settlement {
 
@@ -60,7 +56,7 @@ final class Settlement {
 
     final SubscriptionContext ctx;
     final SettlementReports reports;
-    private final ManyRowStatements manyRows;
+    private final QueueSettlements settlements;
     /** The handler middlewares whose statements join each settlement, where its deliveries join ({@link InWork#joinsSettlement}). */
     private final List<SettlementJoin> joins;
 
@@ -71,7 +67,7 @@ final class Settlement {
     Settlement(SubscriptionContext ctx, Connection opening) {
         this.ctx = ctx;
         this.reports = new SettlementReports(ctx);
-        this.manyRows = new ManyRowStatements(ctx.dialect, ctx.binding, ctx.statements);
+        this.settlements = ctx.statements.settlements();
         this.joins = ctx.binding.form() == dev.tablequeue.binding.Form.ADVISORY ? List.of()
                 : ctx.broker.middlewares.joins();
     }
@@ -166,16 +162,14 @@ final class Settlement {
             runOwnNamed(c, w);
             return;
         }
-        for (Statement statement : w.plan().run()) {
-            int changed;
-            try {
-                changed = Jdbc.update(c, statement, w.plan().binds(), ctx.dialect);
-            } catch (SQLException e) {
-                throw reports.statementFailed(List.of(w), statement.purpose(), statement.sql(), e);
-            }
-            if (token && changed == 0) {
-                throw reports.leaseLost(w, statement);
-            }
+        Optional<Statement> unchanged;
+        try {
+            unchanged = settlements.write(c, w.plan().outcome());
+        } catch (QueueSettlements.Failure f) {
+            throw reports.statementFailed(List.of(w), f.statement().purpose(), f.statement().sql(), f.getCause());
+        }
+        if (token && unchanged.isPresent()) {
+            throw reports.leaseLost(w, unchanged.get());
         }
     }
 
@@ -201,25 +195,22 @@ final class Settlement {
     static final class LeaseShortfall extends BatchFailure {
         private static final long serialVersionUID = 1L;
 
-        LeaseShortfall(Statement statement, int expected, int changed) {
-            super(List.of(), new IllegalStateException("the " + statement.purpose() + " of " + expected
-                    + " rows changed " + changed + ": some leases were lost"));
+        LeaseShortfall(QueueSettlements.Failure shortfall) {
+            super(List.of(), new IllegalStateException(shortfall.getMessage()));
         }
     }
 
     /**
      * Writes many outcomes on {@code c} in its open transaction: the service's own events one by one, then
-     * the statements stage by stage (a dead letter into a table copies every row before it deletes any).
-     * Outcomes of one kind go as one statement over their rows, bound as data ({@link SettlementGroups}); each other distinct statement is sent once as a JDBC batch. Returns the
-     * outcomes whose lease was lost (with {@code token}); they changed nothing.
+     * the table's settlements ({@link QueueSettlements#writeAll}). Returns the outcomes whose lease was lost
+     * (with {@code token}); they changed nothing.
      *
      * @throws LeaseShortfall with {@code token}, where a statement over many ids changed fewer rows than it
      *     had: the caller rolls back and writes each outcome on its own
      */
     Map<Write, Exception> writeAll(Connection c, List<Write> writes, boolean token) throws SQLException, BatchFailure {
-        // made at the first lost lease: most writes lose none, and this runs for every outcome written
-        Map<Write, Exception> lost = Map.of();
-        int stages = 0;
+        List<Write> written = new ArrayList<>(writes.size());
+        List<QueueSettlements.Outcome> outcomes = new ArrayList<>(writes.size());
         for (Write w : writes) {
             if (w.plan().own() != null) {
                 try {
@@ -227,90 +218,32 @@ final class Settlement {
                 } catch (RuntimeException e) {
                     throw new BatchFailure(List.of(w), e);
                 }
-            }
-            stages = Math.max(stages, w.plan().run().size());
-        }
-        if (writes.size() == 1) {
-            return writeOne(c, writes.get(0), token);
-        }
-        for (int stage = 0; stage < stages; stage++) {
-            List<Write> live = new ArrayList<>(writes.size());
-            for (Write w : writes) {
-                if (!lost.containsKey(w)) {
-                    live.add(w);
-                }
-            }
-            for (SettlementGroups.Group g : SettlementGroups.group(live, stage, manyRows::of)) {
-                if (g.byRows()) {
-                    executeByRows(c, g, token);
-                    continue;
-                }
-                int[] changed = execute(c, g.statement(), g.writes());
-                for (int i = 0; i < g.writes().size(); i++) {
-                    if (token && changed[i] == 0) {
-                        if (lost.isEmpty()) {
-                            lost = new IdentityHashMap<>();
-                        }
-                        lost.put(g.writes().get(i), reports.leaseLost(g.writes().get(i), g.statement()));
-                    }
-                }
+            } else if (!w.plan().run().isEmpty()) {
+                written.add(w);
+                outcomes.add(w.plan().outcome());
             }
         }
-        return lost;
-    }
-
-    /** {@link #writeAll} of one outcome: its statements in turn, with nothing to group. */
-    private Map<Write, Exception> writeOne(Connection c, Write w, boolean token) throws SQLException, BatchFailure {
-        for (Statement statement : w.plan().run()) {
-            if (execute(c, statement, List.of(w))[0] == 0 && token) {
-                return Map.of(w, reports.leaseLost(w, statement));
-            }
+        if (outcomes.isEmpty()) {
+            return Map.of();
         }
-        return Map.of();
-    }
-
-    /**
-     * Runs {@code g}'s statement over the rows of its outcomes, bound as data; with {@code token}, each must
-     * change its row.
-     */
-    private void executeByRows(Connection c, SettlementGroups.Group g, boolean token) throws BatchFailure {
-        Statement many = g.many();
-        Binds binds = g.binds();
-        int changed;
+        Map<Integer, Statement> unchanged;
         try {
-            changed = Jdbc.update(c, many, binds, ctx.dialect);
-        } catch (SQLException e) {
-            throw new BatchFailure(g.writes(), reports.statementFailed(g.writes(), many.purpose(), many.sql(), e));
-        }
-        if (token && changed < g.writes().size()) {
-            throw new LeaseShortfall(many, g.writes().size(), changed);
-        }
-    }
-
-    /** Runs {@code statement} once per outcome, as one JDBC batch where there are several; rows changed by each. */
-    private int[] execute(Connection c, Statement statement, List<Write> batch) throws SQLException, BatchFailure {
-        if (batch.size() == 1) {
-            try {
-                return new int[] {Jdbc.update(c, statement, batch.get(0).plan().binds(), ctx.dialect)};
-            } catch (SQLException e) {
-                throw new BatchFailure(batch, reports.statementFailed(batch, statement.purpose(), statement.sql(), e));
+            unchanged = settlements.writeAll(c, outcomes, token);
+        } catch (QueueSettlements.Failure f) {
+            if (f.shortfall()) {
+                throw new LeaseShortfall(f);
             }
+            List<Write> wrote = f.wrote().stream().map(written::get).toList();
+            List<Write> culprits = f.culprits().stream().map(written::get).toList();
+            throw new BatchFailure(culprits, reports.statementFailed(culprits.isEmpty() ? wrote : culprits,
+                    f.statement().purpose(), f.statement().sql(), f.getCause()));
         }
-        try (PreparedStatement ps = c.prepareStatement(statement.sql())) {
-            for (Write w : batch) {
-                StatementBinder.bind(ps, statement, w.plan().binds(), ctx.dialect);
-                ps.addBatch();
-            }
-            try {
-                return ps.executeBatch();
-            } catch (BatchUpdateException e) {
-                int[] done = e.getUpdateCounts();
-                List<Write> culprit = done != null && done.length < batch.size() ? List.of(batch.get(done.length))
-                        : List.of();
-                throw new BatchFailure(culprit, reports.statementFailed(culprit.isEmpty() ? batch : culprit,
-                        statement.purpose(), statement.sql(), e));
-            }
+        if (unchanged.isEmpty()) {
+            return Map.of();
         }
+        Map<Write, Exception> lost = new IdentityHashMap<>();
+        unchanged.forEach((i, statement) -> lost.put(written.get(i), reports.leaseLost(written.get(i), statement)));
+        return lost;
     }
 
     /** Runs the service's own event of {@code w}; its failure names the outcome, the row and the event. */

@@ -4,6 +4,7 @@ import dev.tablequeue.binding.Event;
 import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.internal.Binds;
+import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
 import java.time.Duration;
@@ -35,11 +36,17 @@ final class SettlementPlanner {
 
     /**
      * An outcome resolved to what it writes: the service's own event ({@code own}, with no statements), or
-     * the dialect's statements in order, each bound with {@code binds}.
+     * the table's settlement {@code writes} ({@code run}: its statements in order, each bound with {@code binds}).
      *
      * @param delay the delay of a retry after, else null
+     * @param writes the settlement written, null where the service's own event writes it
      */
-    record Plan(Kind kind, Duration delay, Event own, Binds binds, List<Statement> run) {
+    record Plan(Kind kind, Duration delay, Event own, Binds binds, List<Statement> run, QueueSettlements.Kind writes) {
+        /** The outcome as the table's settlements write it. */
+        QueueSettlements.Outcome outcome() {
+            return new QueueSettlements.Outcome(writes, binds);
+        }
+
         /** Whether it writes more than one statement (or the service's event), so in a transaction of its own. */
         boolean needsTransaction() {
             return own != null || run.size() > 1;
@@ -99,16 +106,17 @@ final class SettlementPlanner {
             case DEAD_LETTER -> Event.DEAD_LETTER;
         };
         if (binding.owns(event)) {
-            return new Plan(kind, delay, event, binds, List.of());
+            return new Plan(kind, delay, event, binds, List.of(), null);
         }
-        List<Statement> run = switch (kind) {
-            case ACK -> List.of(statements.ack());
-            case DROP -> List.of(statements.drop());
-            case RETRY -> statements.retry().map(List::of).orElse(List.of());
-            case RETRY_AFTER -> List.of(statements.retryAfter().orElseThrow());
-            case DEAD_LETTER -> statements.deadLetterToGroup().map(List::of).orElse(statements.deadLetterToTable());
+        QueueSettlements.Kind writes = switch (kind) {
+            case ACK -> QueueSettlements.Kind.ACK;
+            case DROP -> QueueSettlements.Kind.DROP;
+            case RETRY -> QueueSettlements.Kind.RETRY;
+            case RETRY_AFTER -> QueueSettlements.Kind.RETRY_AFTER;
+            case DEAD_LETTER -> deadLetterGroup != null ? QueueSettlements.Kind.DEAD_LETTER_TO_GROUP
+                    : QueueSettlements.Kind.DEAD_LETTER_TO_TABLE;
         };
-        return new Plan(kind, delay, null, binds, run);
+        return new Plan(kind, delay, null, binds, statements.settlements().statements(writes), writes);
     }
 
     private Kind kind(Outcome outcome, OptionalInt attempt) {

@@ -105,9 +105,6 @@ public final class StartRules {
                         + binding.tableName() + "\" cannot be kept on this database: " + e.getMessage(), e), null, e));
             }
         }
-        // the many-row forms a batch of settlements writes
-        new ManyRowStatements(dialect, binding, statements).forEach(
-                s -> prepared[0] += prepare(dialect, connection, s, binding.tableName(), user, refusals));
         try {
             AttemptDefault.check(connection, binding, user);
         } catch (SchemaException e) {

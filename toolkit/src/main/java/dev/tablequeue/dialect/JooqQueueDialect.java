@@ -71,30 +71,51 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
     }
 
     @Override
-    public Object rowsValue(Param rows, List<dev.tablequeue.internal.Binds> each) {
-        if (rowsTable() == null) {
-            throw new UnsupportedOperationException(name() + " binds no rows as data");
+    public QueueSettlements settlements(RoleBinding<?> b, boolean toGroup, Table<?> toTable) {
+        Map<QueueSettlements.Kind, List<Statement>> single = new java.util.EnumMap<>(QueueSettlements.Kind.class);
+        Map<QueueSettlements.Kind, String> refused = new java.util.EnumMap<>(QueueSettlements.Kind.class);
+        Map<Statement, Statement> many = new java.util.IdentityHashMap<>();
+        java.util.function.BiConsumer<Statement, Optional<Statement>> pair = (one, m) -> m.ifPresent(x -> many.put(one, x));
+        Statement ack = ack(b);
+        single.put(QueueSettlements.Kind.ACK, List.of(ack));
+        pair.accept(ack, ackMany(b));
+        Statement drop = drop(b);
+        single.put(QueueSettlements.Kind.DROP, List.of(drop));
+        pair.accept(drop, dropMany(b));
+        Optional<Statement> retry = retry(b);
+        single.put(QueueSettlements.Kind.RETRY, retry.map(List::of).orElse(List.of()));
+        retry.ifPresent(r -> pair.accept(r, retryMany(b)));
+        if (b.has(Role.RETRY_AFTER)) {
+            Statement later = retryAfter(b);
+            single.put(QueueSettlements.Kind.RETRY_AFTER, List.of(later));
+            pair.accept(later, retryAfterMany(b));
+        } else {
+            refused.put(QueueSettlements.Kind.RETRY_AFTER, "a delayed retry needs a retryAfter column");
         }
-        return rowsTable().value(rows, each, this);
+        if (toGroup) {
+            Statement dead = deadLetterToGroup(b);
+            single.put(QueueSettlements.Kind.DEAD_LETTER_TO_GROUP, List.of(dead));
+            pair.accept(dead, deadLetterToGroupMany(b));
+        }
+        if (toTable != null) {
+            single.put(QueueSettlements.Kind.DEAD_LETTER_TO_TABLE, deadLetterToTable(b, toTable));
+        }
+        return new StatementSettlements(this, b.tableName(), single, refused, many);
     }
 
-    @Override
-    public Statement ack(RoleBinding<?> b) {
+    Statement ack(RoleBinding<?> b) {
         return finish(b, "ack", false, false);
     }
 
-    @Override
-    public Optional<Statement> ackMany(RoleBinding<?> b) {
+    Optional<Statement> ackMany(RoleBinding<?> b) {
         return many(m -> Optional.of(finish(b, "ack", false, m)));
     }
 
-    @Override
-    public Statement drop(RoleBinding<?> b) {
+    Statement drop(RoleBinding<?> b) {
         return finish(b, "drop", true, false);
     }
 
-    @Override
-    public Optional<Statement> dropMany(RoleBinding<?> b) {
+    Optional<Statement> dropMany(RoleBinding<?> b) {
         return many(m -> Optional.of(finish(b, "drop", true, m)));
     }
 
@@ -122,13 +143,11 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
      * nothing (the take counted the attempt, and the release returns the row). Each writes the last error
      * where the binding keeps one.
      */
-    @Override
-    public Optional<Statement> retry(RoleBinding<?> b) {
+    Optional<Statement> retry(RoleBinding<?> b) {
         return retry(b, false);
     }
 
-    @Override
-    public Optional<Statement> retryMany(RoleBinding<?> b) {
+    Optional<Statement> retryMany(RoleBinding<?> b) {
         return many(m -> retry(b, m));
     }
 
@@ -150,13 +169,11 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
         return Optional.of(settlement(w, b, "retry", set, idIs(w, b).and(holdsLease(w, b))));
     }
 
-    @Override
-    public Statement retryAfter(RoleBinding<?> b) {
+    Statement retryAfter(RoleBinding<?> b) {
         return retryAfter(b, false);
     }
 
-    @Override
-    public Optional<Statement> retryAfterMany(RoleBinding<?> b) {
+    Optional<Statement> retryAfterMany(RoleBinding<?> b) {
         return many(m -> Optional.of(retryAfter(b, m)));
     }
 
@@ -183,13 +200,11 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
     /** The database's clock plus a {@link Param.Kind#DELAY} param. */
     abstract Field<?> databaseNowPlus(StatementWriter w);
 
-    @Override
-    public Statement deadLetterToGroup(RoleBinding<?> b) {
+    Statement deadLetterToGroup(RoleBinding<?> b) {
         return deadLetterToGroup(b, false);
     }
 
-    @Override
-    public Optional<Statement> deadLetterToGroupMany(RoleBinding<?> b) {
+    Optional<Statement> deadLetterToGroupMany(RoleBinding<?> b) {
         return many(m -> Optional.of(deadLetterToGroup(b, m)));
     }
 
@@ -208,9 +223,8 @@ abstract class JooqQueueDialect extends JooqClaimsDialect {
         return settlement(w, b, "dead letter", set, idIs(w, b).and(holdsLease(w, b)));
     }
 
-    @Override
     @SuppressWarnings("unchecked")
-    public List<Statement> deadLetterToTable(RoleBinding<?> b, Table<?> target) {
+    List<Statement> deadLetterToTable(RoleBinding<?> b, Table<?> target) {
         List<Field<?>> columns = b.rowColumns();
         List<Field<?>> into = new ArrayList<>(columns.size());
         List<SelectField<?>> from = new ArrayList<>(columns.size());

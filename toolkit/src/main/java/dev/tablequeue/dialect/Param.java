@@ -51,7 +51,7 @@ public record Param(Kind kind, Field<?> column, int index, Object constant) {
         CONSTANT,
         /**
          * The values of every row a statement over many rows writes, bound as data: the values of the
-         * {@link #perRow} params of each row, as the dialect encodes them ({@link QueueDialect#rowsValue}); an
+         * {@link #perRow} params of each row, as the dialect encodes them ({@link dev.tablequeue.internal.Binds#rowsEncoding}); an
          * array of one param's values on PostgreSQL, a JSON array of rows on MySQL, MariaDB and SQLite.
          */
         ROWS

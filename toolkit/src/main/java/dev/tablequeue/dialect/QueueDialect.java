@@ -107,63 +107,16 @@ public interface QueueDialect {
 
     // ---- settlements ----
 
-    /** Acknowledges a row: sets processed_at, or deletes it. */
-    Statement ack(RoleBinding<?> binding);
-
-    /** Returns a row for another attempt now; empty where nothing needs writing (the rollback or the release returns it). */
-    Optional<Statement> retry(RoleBinding<?> binding);
-
-    /** Returns a row for another attempt once its retry_after comes (the binding must have retry_after). */
-    Statement retryAfter(RoleBinding<?> binding);
-
-    /** Drops a row: as an acknowledgement does. */
-    Statement drop(RoleBinding<?> binding);
-
-    /** Moves a row whose attempts are spent into another group, keeping its attempt. */
-    Statement deadLetterToGroup(RoleBinding<?> binding);
-
-    /** Moves a row into {@code target}, a table with the same columns: a copy, then a delete, in one transaction. */
-    List<Statement> deadLetterToTable(RoleBinding<?> binding, Table<?> target);
-
-    // ---- settlements of many rows ----
-    // Each writes one outcome to any number of rows in one statement: the one-row statement's values that
-    // each row has of its own (its id, its times, its lease token, its last error) come from a table of rows
-    // bound as data (Param.Kind.ROWS, encoded by rowsValue), every other value is bound once. Where a method
-    // answers empty, the default, the runtime writes the rows one execution each, as one JDBC batch.
-
-    /** {@link #ack} of any number of rows in one statement. */
-    default Optional<Statement> ackMany(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
-
-    /** {@link #drop} of any number of rows in one statement, each with its own last error. */
-    default Optional<Statement> dropMany(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
-
-    /** {@link #retry} of any number of rows in one statement, each with its own last error. */
-    default Optional<Statement> retryMany(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
-
-    /** {@link #retryAfter} of any number of rows in one statement, each returning at its own time. */
-    default Optional<Statement> retryAfterMany(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
-
-    /** {@link #deadLetterToGroup} of any number of rows in one statement, each with its own last error. */
-    default Optional<Statement> deadLetterToGroupMany(RoleBinding<?> binding) {
-        return Optional.empty();
-    }
-
     /**
-     * The JDBC value of a {@link Param.Kind#ROWS} param: the values of {@code rows.perRow()} of each of
-     * {@code each}, in order, as the statement that binds it reads them. Only a dialect whose statements
-     * bind rows is asked.
+     * What outcomes write to {@code binding}'s rows, as operations ({@link QueueSettlements}), statements built now:
+     * an acknowledgement, a drop, a retry, a delayed retry where the table has a retryAfter column, and the dead
+     * letters the subscription declares: into another group ({@code toGroup}), or into {@code toTable}, a table
+     * with the same columns (null for none).
+     *
+     * @throws DialectException naming the table, where a declared dead letter cannot be written (into a group,
+     *     on a table with no group column)
      */
-    default Object rowsValue(Param rows, List<dev.tablequeue.internal.Binds> each) {
-        throw new UnsupportedOperationException(name() + " binds no rows as data");
-    }
+    QueueSettlements settlements(RoleBinding<?> binding, boolean toGroup, Table<?> toTable);
 
     // ---- transactions, inserts, notifications ----
 

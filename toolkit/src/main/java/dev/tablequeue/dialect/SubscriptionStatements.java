@@ -1,13 +1,11 @@
 package dev.tablequeue.dialect;
 
 import dev.tablequeue.binding.Form;
-import dev.tablequeue.binding.Role;
 import dev.tablequeue.binding.RoleBinding;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jooq.Table;
 
 /**
@@ -18,8 +16,9 @@ import org.jooq.Table;
  *
  * @param claims the row lock or the lease claim as its dialect runs it (null in the advisory form)
  * @param keys the advisory claim as its dialect runs it (null in the other forms)
- * @param unlocking advisory: each one-statement outcome (ack, drop, retry, retry after, dead letter to a
- *     group) mapped to that outcome and its key's release in one statement, where the dialect offers them
+ * @param settlements what the outcomes write, with the dead letters the subscription declares
+ * @param unlocking advisory: each outcome written in one statement (ack, drop, retry, retry after, dead letter
+ *     to a group) mapped to that outcome and its key's release in one statement, where the dialect offers them
  *     and the keys are the dialect's; empty otherwise
  * @param walking advisory: each outcome of {@code unlocking} mapped to that outcome, its key's release and the
  *     walk to the next row in one statement, where the dialect offers them and there is a walk; empty
@@ -28,15 +27,10 @@ import org.jooq.Table;
 public record SubscriptionStatements(
         QueueClaims claims,
         QueueKeys keys,
-        Statement ack,
-        Statement drop,
-        Optional<Statement> retry,
-        Optional<Statement> retryAfter,
-        Optional<Statement> deadLetterToGroup,
-        List<Statement> deadLetterToTable,
+        QueueSettlements settlements,
         TransactionOpening opening,
-        Map<Statement, Statement> unlocking,
-        Map<Statement, Statement> walking) {
+        Map<QueueSettlements.Kind, Statement> unlocking,
+        Map<QueueSettlements.Kind, Statement> walking) {
 
     /** Builds the statements of {@code binding} in {@code shape}, with the dead letter the mount declares. */
     public static SubscriptionStatements build(QueueDialect dialect, RoleBinding<?> binding, ClaimShape shape,
@@ -57,39 +51,37 @@ public record SubscriptionStatements(
         boolean advisory = form == Form.ADVISORY;
         QueueClaims claims = advisory ? null : dialect.claims(binding, shape, inKeyOrder);
         QueueKeys keys = advisory ? dialect.keys(binding, shape, inKeyOrder) : null;
+        QueueSettlements settlements = dialect.settlements(binding, deadLetterToGroup, deadLetterTable);
         // the one-statement forms take and release the dialect's own locks: not where the service locks
         boolean dialectKeys = advisory && !binding.owns(dev.tablequeue.binding.Event.LOCK)
                 && !binding.owns(dev.tablequeue.binding.Event.UNLOCK);
-        Statement ack = dialect.ack(binding);
-        Statement drop = dialect.drop(binding);
-        Optional<Statement> retry = dialect.retry(binding);
-        Optional<Statement> retryAfter = binding.has(Role.RETRY_AFTER)
-                ? Optional.of(dialect.retryAfter(binding)) : Optional.empty();
-        Optional<Statement> toGroup = deadLetterToGroup
-                ? Optional.of(dialect.deadLetterToGroup(binding)) : Optional.empty();
-        Map<Statement, Statement> unlocking = new LinkedHashMap<>();
-        Map<Statement, Statement> walking = new LinkedHashMap<>();
+        Map<QueueSettlements.Kind, Statement> unlocking = new EnumMap<>(QueueSettlements.Kind.class);
+        Map<QueueSettlements.Kind, Statement> walking = new EnumMap<>(QueueSettlements.Kind.class);
         if (dialectKeys) {
-            List<Statement> single = new ArrayList<>(List.of(ack, drop));
-            retry.ifPresent(single::add);
-            retryAfter.ifPresent(single::add);
-            toGroup.ifPresent(single::add);
-            for (Statement outcome : single) {
-                dialect.advisorySettleAndUnlock(binding, outcome).ifPresent(s -> unlocking.put(outcome, s));
-                if (unlocking.containsKey(outcome) && keys.walks()) {
-                    dialect.advisorySettleAndWalk(claimed, outcome, shape).ifPresent(s -> walking.put(outcome, s));
+            List<QueueSettlements.Kind> kinds = new ArrayList<>(List.of(QueueSettlements.Kind.ACK,
+                    QueueSettlements.Kind.DROP, QueueSettlements.Kind.RETRY));
+            if (binding.has(dev.tablequeue.binding.Role.RETRY_AFTER)) {
+                kinds.add(QueueSettlements.Kind.RETRY_AFTER);
+            }
+            if (deadLetterToGroup) {
+                kinds.add(QueueSettlements.Kind.DEAD_LETTER_TO_GROUP);
+            }
+            for (QueueSettlements.Kind kind : kinds) {
+                List<Statement> run = settlements.statements(kind);
+                if (run.size() != 1) {
+                    continue;
+                }
+                Statement outcome = run.get(0);
+                dialect.advisorySettleAndUnlock(binding, outcome).ifPresent(s -> unlocking.put(kind, s));
+                if (unlocking.containsKey(kind) && keys.walks()) {
+                    dialect.advisorySettleAndWalk(claimed, outcome, shape).ifPresent(s -> walking.put(kind, s));
                 }
             }
         }
         return new SubscriptionStatements(
                 claims,
                 keys,
-                ack,
-                drop,
-                retry,
-                retryAfter,
-                toGroup,
-                deadLetterTable != null ? dialect.deadLetterToTable(binding, deadLetterTable) : List.of(),
+                settlements,
                 dialect.transactionOpening(binding),
                 java.util.Collections.unmodifiableMap(unlocking),
                 java.util.Collections.unmodifiableMap(walking));
@@ -99,12 +91,7 @@ public record SubscriptionStatements(
     public List<Statement> all() {
         List<Statement> all = new ArrayList<>();
         all.addAll(claims != null ? claims.statements() : keys.statements());
-        all.add(ack);
-        all.add(drop);
-        retry.ifPresent(all::add);
-        retryAfter.ifPresent(all::add);
-        deadLetterToGroup.ifPresent(all::add);
-        all.addAll(deadLetterToTable);
+        all.addAll(settlements.statements());
         all.addAll(unlocking.values());
         all.addAll(walking.values());
         return all;

@@ -28,6 +28,7 @@ public final class Binds {
     private String lastError;
     private List<?> values = List.of();
     private List<Binds> rows = List.of();
+    private java.util.function.BiFunction<Param, List<Binds>, Object> rowsEncoding;
 
     public Binds id(Object value) {
         this.id = value;
@@ -107,6 +108,15 @@ public final class Binds {
         return this;
     }
 
+    /**
+     * How a {@link Param.Kind#ROWS} param's JDBC value is made from the rows: the values of its
+     * {@link Param#perRow} params of each row, as the statement that binds it reads them (the dialect's).
+     */
+    public Binds rowsEncoding(java.util.function.BiFunction<Param, List<Binds>, Object> encoding) {
+        this.rowsEncoding = encoding;
+        return this;
+    }
+
     /** A copy, whose values a caller may set without changing these. */
     public Binds copy() {
         Binds c = new Binds();
@@ -125,6 +135,7 @@ public final class Binds {
         c.lastError = lastError;
         c.values = values;
         c.rows = rows;
+        c.rowsEncoding = rowsEncoding;
         return c;
     }
 
@@ -169,7 +180,7 @@ public final class Binds {
             case LAST_ERROR -> lastError;
             case VALUE -> values.get(param.index());
             case CONSTANT -> param.constant();
-            case ROWS -> dialect.rowsValue(param, rows);
+            case ROWS -> require(rowsEncoding, param).apply(param, rows);
         };
     }
 

@@ -10,6 +10,7 @@ import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.Param;
 import dev.tablequeue.dialect.PostgresDialect;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.SubscriptionStatements;
 import java.time.Duration;
@@ -46,6 +47,11 @@ class SettlementPlannerTest {
         return SubscriptionStatements.build(DIALECT, b, ClaimShape.ROLES, toGroup, table);
     }
 
+    /** The one statement that writes {@code kind}. */
+    private static Statement one(SubscriptionStatements s, QueueSettlements.Kind kind) {
+        return s.settlements().statements(kind).get(0);
+    }
+
     /** A planner of {@code b} capped at three attempts, dead letters to group "escalated". */
     private static SettlementPlanner toGroup(RoleBinding<?> b, SubscriptionStatements s) {
         return new SettlementPlanner(b, s, 3, "escalated", null, "emails", "email_jobs/emails");
@@ -57,9 +63,10 @@ class SettlementPlannerTest {
         SettlementPlanner.Plan plan = toGroup(EMAILS, s).plan(Outcome.ack(), 7L, FIRST, LEASE_HELD, null, NOW);
         assertThat(plan.kind()).isEqualTo(SettlementPlanner.Kind.ACK);
         assertThat(plan.own()).isNull();
-        assertThat(plan.run()).containsExactly(s.ack());
+        assertThat(plan.run()).containsExactly(one(s, QueueSettlements.Kind.ACK));
+        assertThat(plan.writes()).isEqualTo(QueueSettlements.Kind.ACK);
         assertThat(plan.needsTransaction()).isFalse();
-        assertThat(value(plan, s.ack(), Param.Kind.ID)).isEqualTo(7L);
+        assertThat(value(plan, one(s, QueueSettlements.Kind.ACK), Param.Kind.ID)).isEqualTo(7L);
         // the lease token is bound where a lease statement asks for it
         assertThat(plan.binds().valueOf(Param.of(Param.Kind.LEASE_HELD, EMAIL_JOBS.RETRY_AFTER), DIALECT))
                 .isEqualTo(time(LEASE_HELD));
@@ -71,12 +78,13 @@ class SettlementPlannerTest {
         SettlementPlanner planner = toGroup(EMAILS, s);
         SettlementPlanner.Plan retry = planner.plan(Outcome.retry(), 7L, FIRST, null, null, NOW);
         assertThat(retry.kind()).isEqualTo(SettlementPlanner.Kind.RETRY);
-        assertThat(retry.run()).isEqualTo(s.retry().map(List::of).orElse(List.of()));
+        assertThat(retry.run()).isEqualTo(s.settlements().statements(QueueSettlements.Kind.RETRY));
 
         SettlementPlanner.Plan spent = planner.plan(Outcome.retry(), 7L, THIRD, null, null, NOW);
         assertThat(spent.kind()).isEqualTo(SettlementPlanner.Kind.DEAD_LETTER);
-        assertThat(spent.run()).containsExactly(s.deadLetterToGroup().orElseThrow());
-        assertThat(value(spent, s.deadLetterToGroup().orElseThrow(), Param.Kind.DESTINATION)).isEqualTo("escalated");
+        assertThat(spent.run()).containsExactly(one(s, QueueSettlements.Kind.DEAD_LETTER_TO_GROUP));
+        assertThat(spent.writes()).isEqualTo(QueueSettlements.Kind.DEAD_LETTER_TO_GROUP);
+        assertThat(value(spent, one(s, QueueSettlements.Kind.DEAD_LETTER_TO_GROUP), Param.Kind.DESTINATION)).isEqualTo("escalated");
         assertThat(planner.fate(THIRD, Outcome.retry()))
                 .isEqualTo("moves to the dead letter \"escalated\": its attempts are spent");
         assertThat(planner.fate(FIRST, Outcome.retry())).isEqualTo("is retried");
@@ -89,7 +97,7 @@ class SettlementPlannerTest {
         SettlementPlanner.Plan plan = toGroup(EMAILS, s).plan(Outcome.retryAfter(delay), 7L, FIRST, null, null, NOW);
         assertThat(plan.kind()).isEqualTo(SettlementPlanner.Kind.RETRY_AFTER);
         assertThat(plan.delay()).isEqualTo(delay);
-        Statement retryAfter = s.retryAfter().orElseThrow();
+        Statement retryAfter = one(s, QueueSettlements.Kind.RETRY_AFTER);
         assertThat(plan.run()).containsExactly(retryAfter);
         List<Param> due = params(retryAfter, Param.Kind.RETRY_AT);
         List<Param> delays = params(retryAfter, Param.Kind.DELAY);
@@ -116,7 +124,7 @@ class SettlementPlannerTest {
         SettlementPlanner.Plan dead = planner.plan(Outcome.deadLetter(), 7L, FIRST, null, null, NOW);
         SettlementPlanner.Plan drop = planner.plan(Outcome.drop(), 7L, FIRST, null, null, NOW);
         assertThat(dead.kind()).isEqualTo(SettlementPlanner.Kind.DROP);
-        assertThat(dead.run()).containsExactly(s.drop()).isEqualTo(drop.run());
+        assertThat(dead.run()).containsExactly(one(s, QueueSettlements.Kind.DROP)).isEqualTo(drop.run());
         assertThat(planner.fate(FIRST, Outcome.deadLetter())).isEqualTo("is dropped (deleted): no dead letter is declared");
         assertThat(toGroup(EMAILS, statements(EMAILS, true, null)).fate(FIRST, Outcome.drop()))
                 .isEqualTo("is dropped (marked processed)");
@@ -129,7 +137,9 @@ class SettlementPlannerTest {
         SettlementPlanner planner = new SettlementPlanner(PLAIN, s, 2, null, dead, null, "jobs/jobs");
         SettlementPlanner.Plan plan = planner.plan(Outcome.deadLetter(), 7L, FIRST, null, null, NOW);
         assertThat(plan.kind()).isEqualTo(SettlementPlanner.Kind.DEAD_LETTER);
-        assertThat(plan.run()).isEqualTo(s.deadLetterToTable()).hasSize(2);
+        assertThat(plan.run()).isEqualTo(s.settlements().statements(QueueSettlements.Kind.DEAD_LETTER_TO_TABLE))
+                .hasSize(2);
+        assertThat(plan.writes()).isEqualTo(QueueSettlements.Kind.DEAD_LETTER_TO_TABLE);
         assertThat(plan.needsTransaction()).isTrue();
         assertThat(planner.destination()).isEqualTo("jobs_dead");
     }
@@ -143,6 +153,7 @@ class SettlementPlannerTest {
                 .plan(Outcome.ack(), 7L, FIRST, null, null, NOW);
         assertThat(plan.own()).isEqualTo(Event.ACK);
         assertThat(plan.run()).isEmpty();
+        assertThat(plan.writes()).isNull();
         assertThat(plan.needsTransaction()).isTrue();
     }
 
@@ -153,7 +164,7 @@ class SettlementPlannerTest {
                 .payload(logged.PAYLOAD).lastError(logged.LAST_ERROR).build();
         SubscriptionStatements s = statements(b, false, null);
         SettlementPlanner planner = new SettlementPlanner(b, s, 0, null, null, null, "logged/logged");
-        Statement retryAfter = s.retryAfter().orElseThrow();
+        Statement retryAfter = one(s, QueueSettlements.Kind.RETRY_AFTER);
         SettlementPlanner.Plan failed = planner.plan(Outcome.retryAfter(Duration.ofSeconds(1)), 7L, OptionalInt.empty(),
                 null, new IllegalStateException("the mail server is down"), NOW);
         assertThat(values(failed, retryAfter, Param.Kind.LAST_ERROR))

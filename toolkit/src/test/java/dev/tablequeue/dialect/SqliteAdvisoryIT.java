@@ -3,6 +3,7 @@ package dev.tablequeue.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
 import dev.tablequeue.internal.SqliteKeyRegistry;
@@ -99,8 +100,8 @@ class SqliteAdvisoryIT {
             assertThat(claim(c, b, 3)).isEmpty();
 
             // The first is acknowledged, then released; the others are retried, which only releases them.
-            assertThat(queues.run.update(c, DIALECT.ack(b), new Binds().id(first).now(T0))).isOne();
-            assertThat(DIALECT.retry(b)).isEmpty();
+            assertThat(queues.run.settle(c, b, Kind.ACK, new Binds().id(first).now(T0))).isEmpty();
+            assertThat(DIALECT.settlements(b, false, null).statements(Kind.RETRY)).isEmpty();
             one.get(0).hold().release();
             more.forEach(taken -> taken.hold().release());
             assertThat(registry.heldKeys(database)).isEmpty();
@@ -138,7 +139,7 @@ class SqliteAdvisoryIT {
             assertThat(candidates).hasSize(1);
             String key = candidates.get(0).key();
             SqliteKeyRegistry.Hold hold = registry.tryTake(database, key).orElseThrow();
-            queues.run.update(other, DIALECT.ack(b), new Binds().id(id).now(T0));
+            queues.run.settle(other, b, Kind.ACK, new Binds().id(id).now(T0));
             List<Map<String, Object>> row = steps.take(c, id);
             assertThat(row).isEmpty();
             assertThat(hold.release()).isTrue();
@@ -162,7 +163,7 @@ class SqliteAdvisoryIT {
             assertThat(ids(first)).containsExactly(a1, b1);
             assertThat(registry.heldKeys(database)).containsExactly("account-acct-1", "account-acct-2");
 
-            queues.run.update(c, DIALECT.ack(b), new Binds().id(a1).now(T0));
+            queues.run.settle(c, b, Kind.ACK, new Binds().id(a1).now(T0));
             first.get(0).hold().release();
             assertThat(ids(claim(c, b, 3))).containsExactly(a2);
         }
@@ -179,7 +180,7 @@ class SqliteAdvisoryIT {
             List<Taken> taken = claim(c, b, 5);
             assertThat(ids(taken)).containsExactly(id);
             assertThat(taken.get(0).row()).containsOnlyKeys("id", "payload");
-            assertThat(queues.run.update(c, DIALECT.ack(b), new Binds().id(id))).isOne();
+            assertThat(queues.run.settle(c, b, Kind.ACK, new Binds().id(id))).isEmpty();
             assertThat(queues.row(c, t, id)).isNull();
         }
     }

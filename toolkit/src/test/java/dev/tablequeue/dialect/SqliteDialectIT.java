@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tablequeue.binding.Isolation;
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.internal.Binds;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -139,11 +140,14 @@ class SqliteDialectIT {
                     .containsEntry("locked_until", SqliteTime.format(later.plus(LEASE)));
 
             Binds stale = settle(id, firstLease, later).leaseUntil(later.plus(LEASE).plusSeconds(15));
-            List<Statement> settlements = new ArrayList<>(List.of(DIALECT.ack(b), DIALECT.drop(b),
-                    DIALECT.retry(b).orElseThrow(), DIALECT.retryAfter(b), DIALECT.deadLetterToGroup(b),
-                    DIALECT.leaseExtend(b)));
-            settlements.addAll(DIALECT.deadLetterToTable(b, dead));
-            for (Statement s : settlements) {
+            QueueSettlements settlements = DIALECT.settlements(b, true, dead);
+            for (Kind kind : Kind.values()) {
+                assertThat(settlements.write(c, new QueueSettlements.Outcome(kind, stale))).as(kind.name())
+                        .isPresent();
+            }
+            // the dead letter's delete, which the write leaves once its copy changed nothing, checks the token too
+            List<Statement> move = settlements.statements(Kind.DEAD_LETTER_TO_TABLE);
+            for (Statement s : List.of(move.get(1), DIALECT.leaseExtend(b))) {
                 assertThat(queues.run.update(c, s, stale)).as(s.toString()).isZero();
             }
             assertThat(queues.row(c, t, id)).usingRecursiveComparison().isEqualTo(before);
@@ -152,7 +156,7 @@ class SqliteDialectIT {
             Binds held = settle(id, later.plus(LEASE), later).leaseUntil(later.plus(LEASE).plusSeconds(15));
             assertThat(queues.run.update(c, DIALECT.leaseExtend(b), held)).isOne();
             Binds extended = settle(id, later.plus(LEASE).plusSeconds(15), later);
-            assertThat(queues.run.update(c, DIALECT.ack(b), extended)).isOne();
+            assertThat(queues.run.settle(c, b, Kind.ACK, extended)).isEmpty();
             assertThat(queues.row(c, t, id)).containsEntry("processed_at", SqliteTime.format(later));
         }
     }
@@ -231,7 +235,7 @@ class SqliteDialectIT {
                     .containsEntry("id", (int) first).containsEntry("attempt", 2));
 
             Instant held = afterLease.plus(LEASE);
-            assertThat(queues.run.update(c, DIALECT.ack(b), settle(first, held, afterLease))).isOne();
+            assertThat(queues.run.settle(c, b, Kind.ACK, settle(first, held, afterLease))).isEmpty();
             assertThat(ids(queues.run.rows(c, claim, claim("g", afterLease, 10)))).containsExactly(second);
         }
     }

@@ -3,6 +3,7 @@ package dev.tablequeue.dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tablequeue.binding.RoleBinding;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -149,7 +150,7 @@ class SqliteTimeIT {
                     .isEmpty();
             assertThat(queues.run.rows(c, DIALECT.advisoryTake(b, ClaimShape.IDS), new Binds().id(due).group("g")))
                     .hasSize(1);
-            assertThat(queues.run.update(c, DIALECT.drop(b), new Binds().id(due))).isOne();
+            assertThat(queues.run.settle(c, b, Kind.DROP, new Binds().id(due))).isEmpty();
             assertThat((String) queues.row(c, t, due).get("processed_at")).matches(LAYOUT);
         }
     }

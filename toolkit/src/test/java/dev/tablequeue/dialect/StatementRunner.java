@@ -29,6 +29,7 @@ final class StatementRunner {
     private final QueueDialect dialect;
     private final Map<StepsOf, ClaimSequence<Map<String, Object>>> steps = new ConcurrentHashMap<>();
     private final Map<ClaimsOf, QueueClaims> claims = new ConcurrentHashMap<>();
+    private final Map<SettlementsOf, QueueSettlements> settlements = new ConcurrentHashMap<>();
 
     StatementRunner(QueueDialect dialect) {
         this.dialect = dialect;
@@ -78,6 +79,20 @@ final class StatementRunner {
             return ps.executeUpdate();
         }
     }
+
+    /**
+     * Writes one outcome of {@code kind} to a row of {@code b}'s table through the dialect's settlements, as the
+     * runtime writes it (a dead letter into the group the binds name), its settlements built once per binding:
+     * empty where every statement changed its row, else the statement that changed none.
+     */
+    Optional<Statement> settle(Connection c, RoleBinding<?> b, QueueSettlements.Kind kind, Binds binds)
+            throws QueueSettlements.Failure {
+        boolean toGroup = kind == QueueSettlements.Kind.DEAD_LETTER_TO_GROUP;
+        return settlements.computeIfAbsent(new SettlementsOf(b, toGroup), k -> dialect.settlements(b, toGroup, null))
+                .write(c, new QueueSettlements.Outcome(kind, binds));
+    }
+
+    private record SettlementsOf(RoleBinding<?> binding, boolean toGroup) {}
 
     /** A statement that answers one boolean-like value. */
     boolean answer(Connection c, Statement statement, Binds binds) throws SQLException {

@@ -106,6 +106,10 @@ class StartRefusalsTest {
         site("JooqQueueDialect: DialectException(name(), b.tableName(), \"a dead letter into a group needs",
                 Scope.LEFT_OUT, "unreachable: built only where the table has a group column (the check) or"
                         + " deadLetter(group) passed Declarations (the start)");
+        site("StatementSettlements: DialectException(dialect.name(), table, refused.getOrDefault(kind, \"its subsc",
+                Scope.LEFT_OUT, "unreachable: the runtime writes no kind its subscription cannot (a retry after a"
+                        + " delay on a table with no retryAfter column returns the row at once, a dead letter"
+                        + " undeclared drops it), and it is a write's, after the start");
         site("JooqClaimsDialect: DialectException(name(), b.tableName(), \"the advisory form claims by its cand",
                 Scope.LEFT_OUT, "unreachable: the runtime asks an advisory table for its candidates and keys, never"
                         + " for a row lock or lease claim");

@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
 import java.sql.Connection;
@@ -43,7 +44,7 @@ abstract class AdvisoryFixture extends DialectFixture {
                 assertThat(take.tookNothing(steps, settler, id)).isFalse();
                 // the acknowledgement has released the key and not committed: its commit is still to be seen
                 settler.setAutoCommit(false);
-                assertThat(update(settler, dialect.ack(b), new Binds().id(id).now(now))).isEqualTo(1);
+                assertThat(settle(settler, b, Kind.ACK, new Binds().id(id).now(now))).isEmpty();
                 assertThat(sessionLocks(b).unlock(settler, "q-" + id))
                         .isTrue();
                 var taking = taker.submit(() -> take.tookNothing(steps, other, id));

@@ -8,6 +8,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueKeys;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
@@ -62,7 +63,7 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
             assertThat(number(stored(t, first), "attempt")).isEqualTo(2L);
 
             // a row settled by its holder is no longer taken
-            assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
+            assertThat(settle(holder, b, Kind.ACK, new Binds().id(first).now(now))).isEmpty();
             assertThat(take(other, b, first)).isEmpty();
 
             if (inSession) {
@@ -141,12 +142,12 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
                 assertThat(locks.unlock(other, one.key())).isFalse();
 
                 // a row no longer claimable is left, and so is its key
-                assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
+                assertThat(settle(holder, b, Kind.ACK, new Binds().id(second).now(now))).isEmpty();
                 assertThat(steps.lockAndTake(other, two)).isEmpty();
                 assertThat(locks.unlock(other, two.key())).isFalse();
 
                 // the outcome and the release in one statement
-                Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+                Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, outcome(b, Kind.ACK)).orElseThrow();
                 assertThat(answer(holder, ackAndUnlock, new Binds().id(first).now(now).key(one.key()))).isTrue();
                 assertThat(stored(t, first).get("processed_at")).isNotNull();
                 assertThat(locks.unlock(holder, one.key())).isFalse();
@@ -166,11 +167,11 @@ public abstract class DialectAdvisoryContract extends AdvisoryFixture {
     public final void an_outcome_and_unlock_keeps_the_key_until_the_outcome_commits() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assumeTrue(dialect.advisorySettleAndUnlock(b, dialect.ack(b)).isPresent(),
+        assumeTrue(dialect.advisorySettleAndUnlock(b, outcome(b, Kind.ACK)).isPresent(),
                 "the dialect writes an outcome and releases its key in one statement");
         assumeTrue(dialect.keys(b, ClaimShape.ROLES, false).locksAndTakes(),
                 "the dialect takes a key and its row in one statement");
-        Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, dialect.ack(b)).orElseThrow();
+        Statement ackAndUnlock = dialect.advisorySettleAndUnlock(b, outcome(b, Kind.ACK)).orElseThrow();
         KeyLocks locks = sessionLocks(b);
         long id = insert(t, r -> r.group("a"));
         QueueKeys.Candidate row = new QueueKeys.Candidate(id, "q-" + id);

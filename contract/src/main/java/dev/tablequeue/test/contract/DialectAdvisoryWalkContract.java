@@ -8,6 +8,7 @@ import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.KeyLocks;
 import dev.tablequeue.dialect.QueueKeys;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.internal.ClaimSequence;
@@ -72,13 +73,13 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
                 assertThat(locks.unlock(holder, "q-" + first)).isTrue();
                 assertThat(locks.unlock(holder, "q-" + third)).isTrue();
                 // a row no longer claimable is passed over; its key is left
-                assertThat(update(holder, dialect.ack(b), new Binds().id(first).now(now))).isEqualTo(1);
-                assertThat(update(holder, dialect.ack(b), new Binds().id(second).now(now))).isEqualTo(1);
+                assertThat(settle(holder, b, Kind.ACK, new Binds().id(first).now(now))).isEmpty();
+                assertThat(settle(holder, b, Kind.ACK, new Binds().id(second).now(now))).isEmpty();
                 walked = steps.walk(walker);
                 assertThat(ids(List.of(walked.row()))).containsExactly(third);
                 assertThat(locks.unlock(walker, "q-" + first)).isFalse();
                 assertThat(locks.unlock(walker, "q-" + third)).isTrue();
-                assertThat(update(holder, dialect.ack(b), new Binds().id(third).now(now))).isEqualTo(1);
+                assertThat(settle(holder, b, Kind.ACK, new Binds().id(third).now(now))).isEmpty();
                 QueueKeys.Walked<Map<String, Object>> empty = steps.walk(walker);
                 assertThat(empty.took()).as("no row of the group is left").isFalse();
                 assertThat(empty.locked() || empty.cut()).isFalse();
@@ -97,7 +98,7 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
     public final void a_settlement_that_walks_on_writes_its_outcome_and_takes_the_next_free_row() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> counted = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
-        assumeTrue(dialect.advisorySettleAndWalk(counted, dialect.ack(counted), ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.advisorySettleAndWalk(counted, outcome(counted, Kind.ACK), ClaimShape.ROLES).isPresent(),
                 "the dialect writes an outcome, releases its key and walks on in one statement");
         RoleBinding<Record> uncounted = RoleBinding.of(t, t.ID).group(t.GRP).priority(t.PRIORITY)
                 .retryAfter(t.RETRY_AFTER).processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).advisory("q-{note}")
@@ -105,7 +106,8 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
         for (RoleBinding<Record> b : List.of(counted, uncounted)) {
             boolean counts = b == counted;
             KeyLocks locks = sessionLocks(b);
-            Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
+            Statement ackAndWalk = dialect.advisorySettleAndWalk(b, outcome(b, Kind.ACK), ClaimShape.ROLES)
+                    .orElseThrow();
             long first = insert(t, r -> r.group("a").priority(1).note("x"));
             long held = insert(t, r -> r.group("a").priority(2).note("y"));
             long sameKey = insert(t, r -> r.group("a").priority(3).note("x"));
@@ -172,9 +174,9 @@ public abstract class DialectAdvisoryWalkContract extends AdvisoryFixture {
     public final void a_settlement_that_walks_on_passes_over_the_rows_of_the_keys_held_beside_it() throws Exception {
         Jobs t = newTable();
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).advisory("q-{note}").build();
-        assumeTrue(dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).isPresent(),
+        assumeTrue(dialect.advisorySettleAndWalk(b, outcome(b, Kind.ACK), ClaimShape.ROLES).isPresent(),
                 "the dialect writes an outcome, releases its key and walks on in one statement");
-        Statement ackAndWalk = dialect.advisorySettleAndWalk(b, dialect.ack(b), ClaimShape.ROLES).orElseThrow();
+        Statement ackAndWalk = dialect.advisorySettleAndWalk(b, outcome(b, Kind.ACK), ClaimShape.ROLES).orElseThrow();
         KeyLocks locks = sessionLocks(b);
         long first = insert(t, r -> r.group("a").priority(1).note("x"));
         long besideIt = insert(t, r -> r.group("a").priority(2).note("y"));

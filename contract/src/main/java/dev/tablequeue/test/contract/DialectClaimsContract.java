@@ -8,6 +8,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueClaims;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.time.Instant;
@@ -153,11 +154,9 @@ public abstract class DialectClaimsContract extends DialectFixture {
             Instant stale = until.minusSeconds(5);
             Binds binds = new Binds().id(id).now(now).leaseHeld(stale).retryAt(now.plusSeconds(60))
                     .destination("dead").group("a");
-            assertThat(update(c, dialect.ack(b), binds)).isZero();
-            assertThat(update(c, dialect.drop(b), binds)).isZero();
-            assertThat(update(c, dialect.retry(b).orElseThrow(), binds)).isZero();
-            assertThat(update(c, dialect.retryAfter(b), binds)).isZero();
-            assertThat(update(c, dialect.deadLetterToGroup(b), binds)).isZero();
+            for (Kind kind : List.of(Kind.ACK, Kind.DROP, Kind.RETRY, Kind.RETRY_AFTER, Kind.DEAD_LETTER_TO_GROUP)) {
+                assertThat(settle(c, b, kind, binds)).as("the %s of a stale token", kind).isPresent();
+            }
             QueueClaims claims = dialect.claims(b, ClaimShape.IDS, false);
             assertThat(claims.extendLease(c, id, stale, until.plusSeconds(30))).isFalse();
             Map<String, Object> row = stored(t, id);
@@ -168,7 +167,7 @@ public abstract class DialectClaimsContract extends DialectFixture {
             assertThat(claims.extendLease(c, id, until, until.plusSeconds(30))).isTrue();
             assertThat(instant(stored(t, id).get("locked_until"))).isEqualTo(until.plusSeconds(30));
             binds.leaseHeld(until.plusSeconds(30));
-            assertThat(update(c, dialect.ack(b), binds)).isEqualTo(1);
+            assertThat(settle(c, b, Kind.ACK, binds)).isEmpty();
             assertThat(instant(stored(t, id).get("processed_at"))).isEqualTo(now);
         }
     }
@@ -203,7 +202,7 @@ public abstract class DialectClaimsContract extends DialectFixture {
                     assertThat(claim(second, b, ClaimShape.IDS, 5, "crm")).isEmpty();
                     assertThat(ids(claim(second, b, ClaimShape.IDS, 5, "erp"))).containsExactly(elsewhere);
                     commit(second, b);
-                    assertThat(update(first, dialect.ack(b), new Binds().id(head).now(now))).isEqualTo(1);
+                    assertThat(settle(first, b, Kind.ACK, new Binds().id(head).now(now))).isEmpty();
                     commit(first, b);
                     begin(second, b);
                     assertThat(ids(claim(second, b, ClaimShape.IDS, 5, "crm"))).containsExactly(next);
@@ -212,15 +211,15 @@ public abstract class DialectClaimsContract extends DialectFixture {
                     assertThat(ids(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm"))).containsExactly(head);
                     assertThat(leaseClaim(second, b, ClaimShape.IDS, 5, until, "crm")).isEmpty();
                     // a delayed retry moves the head behind the rows due before it
-                    assertThat(update(first, dialect.retryAfter(b),
-                            new Binds().id(head).leaseHeld(until).retryAt(now.plusSeconds(600)))).isEqualTo(1);
+                    assertThat(settle(first, b, Kind.RETRY_AFTER,
+                            new Binds().id(head).leaseHeld(until).retryAt(now.plusSeconds(600)))).isEmpty();
                     assertThat(ids(leaseClaim(second, b, ClaimShape.IDS, 5, until, "crm"))).containsExactly(next);
                     assertThat(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm")).isEmpty();
                     // a row that comes in ahead of the row in work becomes the head, and waits for it
                     long ahead = insert(t, r -> r.group("crm").priority(0));
                     assertThat(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm")).isEmpty();
-                    assertThat(update(second, dialect.ack(b), new Binds().id(next).now(now).leaseHeld(until)))
-                            .isEqualTo(1);
+                    assertThat(settle(second, b, Kind.ACK, new Binds().id(next).now(now).leaseHeld(until)))
+                            .isEmpty();
                     assertThat(ids(leaseClaim(first, b, ClaimShape.IDS, 5, until, "crm"))).containsExactly(ahead);
                 }
             }

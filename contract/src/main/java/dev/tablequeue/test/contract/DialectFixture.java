@@ -6,6 +6,7 @@ import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.QueueDialect;
+import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.SqliteTime;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
@@ -291,6 +292,25 @@ public abstract class DialectFixture {
             StatementBinder.bind(ps, statement, binds, dialect);
             return ps.executeUpdate();
         }
+    }
+
+    /**
+     * Writes one outcome of {@code kind} to a row of {@code b}'s table through the dialect's settlements, as the
+     * runtime writes it (a dead letter into the group the binds name): empty where every statement changed its
+     * row, else the statement that changed none.
+     */
+    Optional<Statement> settle(Connection c, RoleBinding<?> b, QueueSettlements.Kind kind, Binds binds)
+            throws QueueSettlements.Failure {
+        return dialect.settlements(b, kind == QueueSettlements.Kind.DEAD_LETTER_TO_GROUP, null)
+                .write(c, new QueueSettlements.Outcome(kind, binds));
+    }
+
+    /** The one statement that writes {@code kind} to one row of {@code b}'s table (an ack, a drop, a retry). */
+    Statement outcome(RoleBinding<?> b, QueueSettlements.Kind kind) {
+        List<Statement> statements = dialect.settlements(b, kind == QueueSettlements.Kind.DEAD_LETTER_TO_GROUP,
+                null).statements(kind);
+        assertThat(statements).as("the statements of %s", kind).hasSize(1);
+        return statements.get(0);
     }
 
     /** A statement that answers one boolean-like value. */

@@ -1,9 +1,13 @@
 package dev.tablequeue.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.tablequeue.binding.RoleBinding;
-import dev.tablequeue.dialect.Statement;
+import dev.tablequeue.dialect.Param;
+import dev.tablequeue.dialect.QueueSettlements;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
+import dev.tablequeue.dialect.QueueSettlements.Outcome;
 import dev.tablequeue.internal.Binds;
 import dev.tablequeue.test.Engine;
 import java.sql.Connection;
@@ -30,12 +34,12 @@ import org.jooq.impl.SQLDataType;
 import org.junit.jupiter.api.Test;
 
 /**
- * The settlements of many rows in one statement ({@code ackMany} and the others): each row's own values (its
- * id, its lease token, its time, its last error) bound as data, for integer, text and 16-byte ids, for a
- * thousand rows at once, and with the JVM's and the session's time zones away from UTC.
+ * The settlements of many rows in one statement ({@link QueueSettlements#writeAll} of outcomes of one kind):
+ * each row's own values (its id, its lease token, its time, its last error) bound as data, for integer, text
+ * and 16-byte ids, for a thousand rows at once, and with the JVM's and the session's time zones away from UTC.
  *
- * <p>Part of the dialect contract. A dialect that writes many rows one execution each (its {@code ackMany}
- * empty) passes by having nothing to prove.
+ * <p>Part of the dialect contract. A dialect that writes many rows one execution each (its settlements hold
+ * no statement that binds rows as data) passes by having nothing to prove.
  */
 public abstract class DialectManyRowsContract extends DialectFixture {
     private static final AtomicInteger TABLES = new AtomicInteger();
@@ -118,15 +122,30 @@ public abstract class DialectManyRowsContract extends DialectFixture {
         return id instanceof byte[] bytes ? HEX.formatHex(bytes) : id.toString();
     }
 
-    /** Runs {@code statement} once over {@code rows}, on a session whose time zone is away from UTC. */
-    private int run(Statement statement, Binds once, List<Binds> rows) throws SQLException {
+    /** Whether the dialect writes an outcome to many rows in one statement: one of its settlements binds rows. */
+    private boolean bindsRows(RoleBinding<?> b) {
+        return dialect.settlements(b, true, null).statements().stream()
+                .anyMatch(s -> s.params().stream().anyMatch(p -> p.kind() == Param.Kind.ROWS));
+    }
+
+    /** {@code kind} of each of {@code binds}, in order. */
+    private static List<Outcome> outcomes(Kind kind, List<Binds> binds) {
+        return binds.stream().map(b -> new Outcome(kind, b)).toList();
+    }
+
+    /**
+     * Writes {@code outcomes} with lease tokens, the outcomes of one kind in one statement, on a session whose
+     * time zone is away from UTC (in auto-commit: what a statement writes stays); returns the outcomes whose row
+     * did not change.
+     */
+    private Map<Integer, ?> write(RoleBinding<?> b, List<Outcome> outcomes) throws Exception {
         try (Connection c = db.connect()) {
             switch (database().engine()) {
                 case POSTGRES -> run(c, "SET TIME ZONE 'America/St_Johns'");
                 case MARIADB, MYSQL -> run(c, "SET time_zone = '-03:30'");
                 case SQLITE -> { }
             }
-            return update(c, statement, once.rows(rows));
+            return dialect.settlements(b, true, null).writeAll(c, outcomes, true);
         }
     }
 
@@ -135,8 +154,8 @@ public abstract class DialectManyRowsContract extends DialectFixture {
      * must leave), then retries the second half later in one statement, each row at its own time and with its
      * own error, under a JVM time zone 12:45 ahead of UTC; asserts each row.
      */
-    private <I> void settlesEachRowByItsOwnValues(Keyed<I> k, List<I> ids) throws SQLException {
-        if (dialect.ackMany(k.binding()).isEmpty()) {
+    private <I> void settlesEachRowByItsOwnValues(Keyed<I> k, List<I> ids) throws Exception {
+        if (!bindsRows(k.binding())) {
             return;
         }
         insert(k, ids);
@@ -150,14 +169,20 @@ public abstract class DialectManyRowsContract extends DialectFixture {
         TimeZone zone = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
         try {
-            assertThat(run(dialect.ackMany(k.binding()).orElseThrow(), new Binds(), acks)).isEqualTo(half - 1);
+            // one statement over the half: it changes every row but the stale one's, and cannot tell which
+            QueueSettlements.Failure shortfall = catchThrowableOfType(QueueSettlements.Failure.class,
+                    () -> write(k.binding(), outcomes(Kind.ACK, acks)));
+            assertThat(shortfall).as("the acknowledgement of %s rows, one with a stale token", half).isNotNull();
+            assertThat(shortfall.shortfall()).isTrue();
+            assertThat(shortfall.wrote()).hasSize(half);
+            assertThat(shortfall.statement().params()).as("the statement binds its rows as data")
+                    .anyMatch(p -> p.kind() == Param.Kind.ROWS);
             List<Binds> retries = new ArrayList<>();
             for (int i = half; i < ids.size(); i++) {
                 retries.add(new Binds().id(ids.get(i)).leaseHeld(token(i)).retryAt(at(i))
                         .lastError(i % 2 == 0 ? "failed \"" + i + "\" \\ é" : null));
             }
-            assertThat(run(dialect.retryAfterMany(k.binding()).orElseThrow(), new Binds(), retries))
-                    .isEqualTo(ids.size() - half);
+            assertThat(write(k.binding(), outcomes(Kind.RETRY_AFTER, retries))).as("rows left unchanged").isEmpty();
         } finally {
             TimeZone.setDefault(zone);
         }
@@ -234,19 +259,19 @@ public abstract class DialectManyRowsContract extends DialectFixture {
     @Test
     public final void drops_retries_and_dead_letters_of_many_rows_write_each_row_its_own_error() throws Exception {
         Keyed<Long> k = table("BIGINT", SQLDataType.BIGINT);
-        if (dialect.dropMany(k.binding()).isEmpty()) {
+        if (!bindsRows(k.binding())) {
             return;
         }
         List<Long> ids = ids(9, i -> (long) i + 1);
         insert(k, ids);
-        List<List<Binds>> thirds = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        // a third of each kind, in one statement each: every row changes
+        List<Kind> kinds = List.of(Kind.DROP, Kind.RETRY, Kind.DEAD_LETTER_TO_GROUP);
+        List<Outcome> outcomes = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            thirds.get(i / 3).add(new Binds().id(ids.get(i)).now(now).leaseHeld(token(i)).lastError("error " + i));
+            outcomes.add(new Outcome(kinds.get(i / 3), new Binds().id(ids.get(i)).now(now).leaseHeld(token(i))
+                    .destination("dead").lastError("error " + i)));
         }
-        assertThat(run(dialect.dropMany(k.binding()).orElseThrow(), new Binds(), thirds.get(0))).isEqualTo(3);
-        assertThat(run(dialect.retryMany(k.binding()).orElseThrow(), new Binds(), thirds.get(1))).isEqualTo(3);
-        assertThat(run(dialect.deadLetterToGroupMany(k.binding()).orElseThrow(),
-                new Binds().destination("dead"), thirds.get(2))).isEqualTo(3);
+        assertThat(write(k.binding(), outcomes)).as("rows left unchanged").isEmpty();
         Map<String, Stored> rows = stored(k);
         for (int i = 0; i < ids.size(); i++) {
             Stored row = rows.get(key(ids.get(i)));

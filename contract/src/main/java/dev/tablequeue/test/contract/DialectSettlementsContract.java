@@ -7,14 +7,16 @@ import dev.tablequeue.DialectException;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.QueueSettlements;
+import dev.tablequeue.dialect.QueueSettlements.Kind;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.Record;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +41,7 @@ public abstract class DialectSettlementsContract extends DialectFixture {
             try (Connection c = db.connect()) {
                 begin(c, b);
                 assertThat(ids(claim(c, b, ClaimShape.IDS, 1))).containsExactly(id);
-                assertThat(update(c, dialect.retry(b).orElseThrow(), new Binds().id(id))).isEqualTo(1);
+                assertThat(settle(c, b, Kind.RETRY, new Binds().id(id))).isEmpty();
                 commit(c, b);
             }
             assertThat(number(stored(t, id), "attempt")).isEqualTo(2L);
@@ -49,15 +51,14 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         Instant until = now.plusSeconds(30);
         try (Connection c = db.connect()) {
             leaseClaim(c, lease, ClaimShape.IDS, 1, until, "b");
-            assertThat(update(c, dialect.retry(lease).orElseThrow(), new Binds().id(id).leaseHeld(until)))
-                    .isEqualTo(1);
+            assertThat(settle(c, lease, Kind.RETRY, new Binds().id(id).leaseHeld(until))).isEmpty();
             Map<String, Object> row = stored(t, id);
             assertThat(row.get("locked_until")).isNull();
             assertThat(number(row, "attempt")).isEqualTo(2L);
             assertThat(ids(leaseClaim(c, lease, ClaimShape.IDS, 1, until, "b"))).containsExactly(id);
         }
         RoleBinding<Record> advisory = payloadBinding(t, Form.ADVISORY).advisory("q-{id}").build();
-        assertThat(dialect.retry(advisory)).isEmpty();
+        assertThat(dialect.settlements(advisory, false, null).statements(Kind.RETRY)).isEmpty();
     }
 
     @Test
@@ -69,8 +70,8 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         try (Connection c = db.connect()) {
             leaseClaim(c, host, ClaimShape.IDS, 1, until);
             Instant later = now.plusSeconds(600);
-            assertThat(update(c, dialect.retryAfter(host), new Binds().id(id).leaseHeld(until).retryAt(later)))
-                    .isEqualTo(1);
+            assertThat(settle(c, host, Kind.RETRY_AFTER, new Binds().id(id).leaseHeld(until).retryAt(later)))
+                    .isEmpty();
             assertThat(instant(stored(t, id).get("retry_after"))).isEqualTo(later);
             assertThat(leaseClaim(c, host, ClaimShape.IDS, 1, until)).isEmpty();
             assertThat(ids(leaseClaimAt(c, host, later.plusSeconds(1), until.plusSeconds(900))))
@@ -83,13 +84,13 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         try (Connection c = db.connect()) {
             assertThat(candidateIds(steps(dbClock, "c").candidates(c, 5))).containsExactly(other);
             Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            assertThat(update(c, dialect.retryAfter(dbClock),
-                    new Binds().id(other).delay(Duration.ofMinutes(10)))).isEqualTo(1);
+            assertThat(settle(c, dbClock, Kind.RETRY_AFTER,
+                    new Binds().id(other).delay(Duration.ofMinutes(10)))).isEmpty();
             Instant due = instant(stored(t, other).get("retry_after"));
             assertThat(due).isBetween(before.plus(Duration.ofMinutes(10)).minusSeconds(5),
                     Instant.now().plus(Duration.ofMinutes(10)).plusSeconds(5));
             assertThat(steps(dbClock, "c").candidates(c, 5)).isEmpty();
-            assertThat(update(c, dialect.ack(dbClock), new Binds().id(other))).isEqualTo(1);
+            assertThat(settle(c, dbClock, Kind.ACK, new Binds().id(other))).isEmpty();
             assertThat(instant(stored(t, other).get("processed_at")))
                     .isBetween(before.minusSeconds(5), Instant.now().plusSeconds(5));
         }
@@ -109,10 +110,10 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         long deleted = insert(t, r -> r.group("a"));
         long dropped = insert(t, r -> r.group("a"));
         try (Connection c = db.connect()) {
-            assertThat(update(c, dialect.ack(marks), new Binds().id(acked).now(now))).isEqualTo(1);
-            assertThat(update(c, dialect.drop(marks), new Binds().id(discarded).now(now))).isEqualTo(1);
-            assertThat(update(c, dialect.ack(deletes), new Binds().id(deleted))).isEqualTo(1);
-            assertThat(update(c, dialect.drop(deletes), new Binds().id(dropped))).isEqualTo(1);
+            assertThat(settle(c, marks, Kind.ACK, new Binds().id(acked).now(now))).isEmpty();
+            assertThat(settle(c, marks, Kind.DROP, new Binds().id(discarded).now(now))).isEmpty();
+            assertThat(settle(c, deletes, Kind.ACK, new Binds().id(deleted))).isEmpty();
+            assertThat(settle(c, deletes, Kind.DROP, new Binds().id(dropped))).isEmpty();
         }
         assertThat(instant(stored(t, acked).get("processed_at"))).isEqualTo(now);
         assertThat(instant(stored(t, discarded).get("processed_at"))).isEqualTo(now);
@@ -128,8 +129,8 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         Instant until = now.plusSeconds(30);
         try (Connection c = db.connect()) {
             leaseClaim(c, b, ClaimShape.IDS, 1, until);
-            assertThat(update(c, dialect.deadLetterToGroup(b),
-                    new Binds().id(id).leaseHeld(until).destination("escalated"))).isEqualTo(1);
+            assertThat(settle(c, b, Kind.DEAD_LETTER_TO_GROUP,
+                    new Binds().id(id).leaseHeld(until).destination("escalated"))).isEmpty();
         }
         Map<String, Object> row = stored(t, id);
         assertThat(row.get("grp")).isEqualTo("escalated");
@@ -137,9 +138,16 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         assertThat(row.get("locked_until")).isNull();
 
         RoleBinding<Record> noGroup = RoleBinding.of(t, t.ID).payload(t.PAYLOAD).advisory("q-{id}").build();
-        assertThatThrownBy(() -> dialect.deadLetterToGroup(noGroup))
+        assertThatThrownBy(() -> dialect.settlements(noGroup, true, null))
                 .isInstanceOf(DialectException.class)
                 .hasMessageContaining(t.getName());
+        // a kind the subscription did not declare, or the table cannot write, is refused by name, not skipped
+        assertThatThrownBy(() -> dialect.settlements(b, false, null).statements(Kind.DEAD_LETTER_TO_GROUP))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining(t.getName()).hasMessageContaining("dead letter to group");
+        assertThatThrownBy(() -> dialect.settlements(noGroup, false, null).statements(Kind.RETRY_AFTER))
+                .isInstanceOf(DialectException.class)
+                .hasMessageContaining(t.getName()).hasMessageContaining("retryAfter column");
     }
 
     @Test
@@ -154,12 +162,11 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         try (Connection c = db.connect()) {
             leaseClaim(c, b, ClaimShape.IDS, 1, until);
             before = stored(t, id);
-            List<Statement> move = dialect.deadLetterToTable(b, dead);
-            assertThat(move).hasSize(2);
+            QueueSettlements move = dialect.settlements(b, false, dead);
+            assertThat(move.statements(Kind.DEAD_LETTER_TO_TABLE)).as("a copy, then a delete").hasSize(2);
             begin(c, b);
             Binds binds = new Binds().id(id).leaseHeld(until);
-            assertThat(update(c, move.get(0), binds)).isEqualTo(1);
-            assertThat(update(c, move.get(1), binds)).isEqualTo(1);
+            assertThat(move.write(c, new QueueSettlements.Outcome(Kind.DEAD_LETTER_TO_TABLE, binds))).isEmpty();
             commit(c, b);
         }
         assertThat(find(t, id)).isEmpty();
@@ -183,37 +190,34 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         RoleBinding<Record> b = payloadBinding(t, Form.ADVISORY).lastError(t.LAST_ERROR).advisory("q-{id}").build();
         long id = insert(t, r -> r.group("a"));
         try (Connection c = db.connect()) {
-            Statement retry = dialect.retry(b).orElseThrow();
-            assertThat(update(c, retry, new Binds().id(id).lastError("java.io.IOException: first"))).isEqualTo(1);
+            assertThat(settle(c, b, Kind.RETRY, new Binds().id(id).lastError("java.io.IOException: first")))
+                    .isEmpty();
             assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: first");
-            assertThat(update(c, dialect.retryAfter(b), new Binds().id(id).retryAt(now.plusSeconds(60))
-                    .lastError("java.io.IOException: second"))).isEqualTo(1);
+            assertThat(settle(c, b, Kind.RETRY_AFTER, new Binds().id(id).retryAt(now.plusSeconds(60))
+                    .lastError("java.io.IOException: second"))).isEmpty();
             assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: second");
             // a retry the handler chose, with no failure, keeps the error the row met last
-            assertThat(update(c, retry, new Binds().id(id))).isEqualTo(1);
-            assertThat(update(c, dialect.deadLetterToGroup(b), new Binds().id(id).destination("dead")))
-                    .isEqualTo(1);
+            assertThat(settle(c, b, Kind.RETRY, new Binds().id(id))).isEmpty();
+            assertThat(settle(c, b, Kind.DEAD_LETTER_TO_GROUP, new Binds().id(id).destination("dead"))).isEmpty();
             assertThat(stored(t, id).get("last_error")).isEqualTo("java.io.IOException: second");
-            assertThat(update(c, dialect.deadLetterToGroup(b), new Binds().id(id).destination("deader")
-                    .lastError("java.io.IOException: third"))).isEqualTo(1);
-            assertThat(update(c, dialect.ack(b), new Binds().id(id).now(now))).isEqualTo(1);
+            assertThat(settle(c, b, Kind.DEAD_LETTER_TO_GROUP, new Binds().id(id).destination("deader")
+                    .lastError("java.io.IOException: third"))).isEmpty();
+            assertThat(settle(c, b, Kind.ACK, new Binds().id(id).now(now))).isEmpty();
             Map<String, Object> row = stored(t, id);
             assertThat(row.get("grp")).isEqualTo("deader");
             assertThat(row.get("last_error")).isEqualTo("java.io.IOException: third");
             assertThat(instant(row.get("processed_at"))).isEqualTo(now);
 
             long dropped = insert(t, r -> r.group("a"));
-            assertThat(update(c, dialect.drop(b), new Binds().id(dropped).now(now).lastError("undecodable")))
-                    .isEqualTo(1);
+            assertThat(settle(c, b, Kind.DROP, new Binds().id(dropped).now(now).lastError("undecodable")))
+                    .isEmpty();
             assertThat(stored(t, dropped).get("last_error")).isEqualTo("undecodable");
 
             long moved = insert(t, r -> r.group("a").note("keep me"));
-            List<Statement> move = dialect.deadLetterToTable(b, dead);
+            QueueSettlements move = dialect.settlements(b, false, dead);
             begin(c, b);
-            for (Statement statement : move) {
-                assertThat(update(c, statement, new Binds().id(moved).lastError("java.io.IOException: moved")))
-                        .isEqualTo(1);
-            }
+            assertThat(move.write(c, new QueueSettlements.Outcome(Kind.DEAD_LETTER_TO_TABLE,
+                    new Binds().id(moved).lastError("java.io.IOException: moved")))).isEmpty();
             commit(c, b);
             assertThat(find(t, moved)).isEmpty();
             assertThat(stored(dead, moved).get("last_error")).isEqualTo("java.io.IOException: moved");
@@ -226,8 +230,7 @@ public abstract class DialectSettlementsContract extends DialectFixture {
             try (Connection c = db.connect()) {
                 begin(c, rowLock);
                 assertThat(ids(claim(c, rowLock, ClaimShape.IDS, 1, "r"))).containsExactly(locked);
-                assertThat(update(c, dialect.retry(rowLock).orElseThrow(),
-                        new Binds().id(locked).lastError("row lock"))).isEqualTo(1);
+                assertThat(settle(c, rowLock, Kind.RETRY, new Binds().id(locked).lastError("row lock"))).isEmpty();
                 commit(c, rowLock);
             }
             assertThat(stored(t, locked)).containsEntry("last_error", "row lock");
@@ -239,10 +242,12 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         Instant until = now.plusSeconds(30);
         try (Connection c = db.connect()) {
             assertThat(ids(leaseClaim(c, lease, ClaimShape.IDS, 1, until, "l"))).containsExactly(leased);
-            Statement retry = dialect.retry(lease).orElseThrow();
-            assertThat(update(c, retry, new Binds().id(leased).leaseHeld(until.minusSeconds(1)).lastError("late")))
-                    .isZero();
-            assertThat(update(c, retry, new Binds().id(leased).leaseHeld(until).lastError("lease"))).isEqualTo(1);
+            Statement retry = outcome(lease, Kind.RETRY);
+            Optional<Statement> late = settle(c, lease, Kind.RETRY,
+                    new Binds().id(leased).leaseHeld(until.minusSeconds(1)).lastError("late"));
+            assertThat(late.map(Statement::sql)).as("a stale token changes nothing").contains(retry.sql());
+            assertThat(settle(c, lease, Kind.RETRY, new Binds().id(leased).leaseHeld(until).lastError("lease")))
+                    .isEmpty();
         }
         assertThat(stored(t, leased)).containsEntry("last_error", "lease").containsEntry("locked_until", null);
     }

@@ -1,7 +1,5 @@
-package dev.tablequeue.broker;
+package dev.tablequeue.dialect;
 
-import dev.tablequeue.dialect.Param;
-import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.internal.Binds;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,61 +22,64 @@ final class SettlementGroups {
     private SettlementGroups() {}
 
     /**
-     * Outcomes written by one statement: {@code many} over all their rows where there is one (two or more
-     * outcomes), else {@code statement} once each.
+     * Outcomes (by index) written by one statement: {@code many} over all their rows where there is one (two
+     * or more outcomes), else {@code statement} once each.
      */
-    record Group(Statement statement, List<Settlement.Write> writes, Statement many) {
+    record Group(Statement statement, List<Integer> outcomes, Statement many) {
         /** Whether the group is written by one statement over its rows. */
         boolean byRows() {
             return many != null;
         }
 
         /** What {@link #many} binds: the values bound once, as the first outcome has them, and every row's. */
-        Binds binds() {
-            List<Binds> rows = new ArrayList<>(writes.size());
-            for (Settlement.Write w : writes) {
-                rows.add(w.plan().binds());
+        Binds binds(List<QueueSettlements.Outcome> all) {
+            List<Binds> rows = new ArrayList<>(outcomes.size());
+            for (int i : outcomes) {
+                rows.add(all.get(i).binds());
             }
-            return writes.get(0).plan().binds().copy().rows(rows);
+            return all.get(outcomes.get(0)).binds().copy().rows(rows);
         }
     }
 
     /**
-     * Groups the outcomes of {@code writes} that have a statement at {@code stage}, by that statement and the
-     * values its many-row form ({@code manyOf}, null where none) binds once. Groups come in the order of their
-     * first outcome, those over many rows before the rows written one by one.
+     * Groups the outcomes of {@code live} (indexes into {@code all}) that have a statement at {@code stage}
+     * ({@code run} gives each kind's statements), by that statement and the values its many-row form
+     * ({@code manyOf}, null where none) binds once. Groups come in the order of their first outcome, those
+     * over many rows before the rows written one by one.
      */
-    static List<Group> group(List<Settlement.Write> writes, int stage, Function<Statement, Statement> manyOf) {
-        Map<List<Object>, List<Settlement.Write>> together = new LinkedHashMap<>();
+    static List<Group> group(List<QueueSettlements.Outcome> all, List<Integer> live, int stage,
+            Function<QueueSettlements.Kind, List<Statement>> run, Function<Statement, Statement> manyOf) {
+        Map<List<Object>, List<Integer>> together = new LinkedHashMap<>();
         Map<List<Object>, Set<Object>> idsOf = new LinkedHashMap<>();
-        Map<Same, List<Settlement.Write>> each = new LinkedHashMap<>();
-        for (Settlement.Write w : writes) {
-            List<Statement> run = w.plan().run();
-            if (run.size() <= stage) {
+        Map<Same, List<Integer>> each = new LinkedHashMap<>();
+        for (int i : live) {
+            QueueSettlements.Outcome o = all.get(i);
+            List<Statement> statements = run.apply(o.kind());
+            if (statements.size() <= stage) {
                 continue;
             }
-            Statement statement = run.get(stage);
+            Statement statement = statements.get(stage);
             Statement many = manyOf.apply(statement);
             if (many == null) {
-                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(w);
+                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(i);
                 continue;
             }
-            List<Object> key = key(statement, many, w.plan().binds());
-            if (!idsOf.computeIfAbsent(key, k -> new HashSet<>()).add(idOf(w.plan().binds()))) {
+            List<Object> key = key(statement, many, o.binds());
+            if (!idsOf.computeIfAbsent(key, k -> new HashSet<>()).add(idOf(o.binds()))) {
                 // the same row twice (a delivery that outlived its lease, and the row's next one)
-                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(w);
+                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(i);
                 continue;
             }
-            together.computeIfAbsent(key, k -> new ArrayList<>()).add(w);
+            together.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
         }
         List<Group> groups = new ArrayList<>();
-        for (Map.Entry<List<Object>, List<Settlement.Write>> e : together.entrySet()) {
+        for (Map.Entry<List<Object>, List<Integer>> e : together.entrySet()) {
             Statement statement = ((Same) e.getKey().get(0)).statement();
-            List<Settlement.Write> all = e.getValue();
-            if (all.size() == 1) {
-                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(all.get(0));
+            List<Integer> rows = e.getValue();
+            if (rows.size() == 1) {
+                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(rows.get(0));
             } else {
-                groups.add(new Group(statement, List.copyOf(all), manyOf.apply(statement)));
+                groups.add(new Group(statement, List.copyOf(rows), manyOf.apply(statement)));
             }
         }
         each.forEach((same, rows) -> groups.add(new Group(same.statement(), List.copyOf(rows), null)));
@@ -97,7 +98,7 @@ final class SettlementGroups {
         return key;
     }
 
-    /** A statement as a key by identity: the statements of a subscription are built once, and jOOQ's hash renders. */
+    /** A statement as a key by identity: the statements of a table are built once, and jOOQ's hash renders. */
     private record Same(Statement statement) {
         @Override
         public boolean equals(Object o) {
