@@ -35,6 +35,14 @@ interface RowsTable {
     /** The DELETE of every row of {@code b}'s table {@code where} joins to a row bound. */
     Statement delete(StatementWriter w, RoleBinding<?> b, String purpose, Condition where);
 
+    /**
+     * The fewest rows worth one statement over rows bound as data; fewer go as a batch of the one-row
+     * statement. Two, unless the database writes small groups better so (PostgreSQL: {@link PgRows}).
+     */
+    default int fewestRows() {
+        return 2;
+    }
+
     /** The JDBC value of {@code rows}: the values of its params of each of {@code each}, in order. */
     Object value(Param rows, List<Binds> each, QueueDialect dialect);
 }

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * Which outcomes of a batch one statement can write together: those whose statement at a stage is the same
  * and has a form over many rows, and that bind the same values but those each row has of its own (its id,
  * its times, its lease token, its last error: the many-row form reads these from the rows it binds as data).
- * Any number of them go as one statement. The others (an outcome alone of its kind, a statement the dialect
- * has no many-row form of, an id twice) are written one execution per row, as one JDBC batch per statement.
+ * Any number of them go as one statement, from the dialect's fewest on ({@link RowsTable#fewestRows()}). The
+ * others (fewer outcomes of a kind than that, a statement the dialect has no many-row form of, an id twice)
+ * are written one execution per row, as one JDBC batch per statement.
  * Pure: it runs no statement, and is tested without a database.
  */
 final class SettlementGroups {
@@ -22,8 +23,8 @@ final class SettlementGroups {
     private SettlementGroups() {}
 
     /**
-     * Outcomes (by index) written by one statement: {@code many} over all their rows where there is one (two
-     * or more outcomes), else {@code statement} once each.
+     * Outcomes (by index) written by one statement: {@code many} over all their rows where there is one (as
+     * many outcomes as the dialect's fewest or more), else {@code statement} once each.
      */
     record Group(Statement statement, List<Integer> outcomes, Statement many) {
         /** Whether the group is written by one statement over its rows. */
@@ -44,11 +45,13 @@ final class SettlementGroups {
     /**
      * Groups the outcomes of {@code live} (indexes into {@code all}) that have a statement at {@code stage}
      * ({@code run} gives each kind's statements), by that statement and the values its many-row form
-     * ({@code manyOf}, null where none) binds once. Groups come in the order of their first outcome, those
-     * over many rows before the rows written one by one.
+     * ({@code manyOf}, null where none) binds once; a group of fewer than {@code fewest} outcomes is written one
+     * execution per row. Groups come in the order of their first outcome, those over many rows before the rows
+     * written one by one.
      */
     static List<Group> group(List<QueueSettlements.Outcome> all, List<Integer> live, int stage,
-            Function<QueueSettlements.Kind, List<Statement>> run, Function<Statement, Statement> manyOf) {
+            Function<QueueSettlements.Kind, List<Statement>> run, Function<Statement, Statement> manyOf,
+            int fewest) {
         Map<List<Object>, List<Integer>> together = new LinkedHashMap<>();
         Map<List<Object>, Set<Object>> idsOf = new LinkedHashMap<>();
         Map<Same, List<Integer>> each = new LinkedHashMap<>();
@@ -76,13 +79,17 @@ final class SettlementGroups {
         for (Map.Entry<List<Object>, List<Integer>> e : together.entrySet()) {
             Statement statement = ((Same) e.getKey().get(0)).statement();
             List<Integer> rows = e.getValue();
-            if (rows.size() == 1) {
-                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).add(rows.get(0));
+            if (rows.size() < Math.max(2, fewest)) {
+                each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).addAll(rows);
             } else {
                 groups.add(new Group(statement, List.copyOf(rows), manyOf.apply(statement)));
             }
         }
-        each.forEach((same, rows) -> groups.add(new Group(same.statement(), List.copyOf(rows), null)));
+        for (Map.Entry<Same, List<Integer>> e : each.entrySet()) {
+            List<Integer> rows = e.getValue();
+            rows.sort(null); // in the order of the outcomes, whichever way each came here
+            groups.add(new Group(e.getKey().statement(), List.copyOf(rows), null));
+        }
         return groups;
     }
 

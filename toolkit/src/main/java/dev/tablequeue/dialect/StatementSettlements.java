@@ -99,7 +99,8 @@ final class StatementSettlements implements QueueSettlements {
                     live.add(i);
                 }
             }
-            for (SettlementGroups.Group g : SettlementGroups.group(outcomes, live, stage, this::statements, this::many)) {
+            for (SettlementGroups.Group g : SettlementGroups.group(outcomes, live, stage, this::statements, this::many,
+                    fewestRows())) {
                 if (g.byRows()) {
                     writeByRows(c, outcomes, g, token);
                     continue;
@@ -154,6 +155,10 @@ final class StatementSettlements implements QueueSettlements {
     /** {@code one} over many rows, or null where the database writes its rows one execution each. */
     Statement many(Statement one) {
         return many.get(one);
+    }
+
+    private int fewestRows() {
+        return dialect.rowsTable() == null ? 2 : dialect.rowsTable().fewestRows();
     }
 
     private Object rowsValue(Param param, List<Binds> rows) {

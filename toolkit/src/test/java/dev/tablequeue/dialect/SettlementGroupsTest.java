@@ -52,7 +52,7 @@ class SettlementGroupsTest {
 
     private List<SettlementGroups.Group> group(List<Outcome> outcomes, int stage) {
         List<Integer> all = IntStream.range(0, outcomes.size()).boxed().toList();
-        return SettlementGroups.group(outcomes, all, stage, settlements::statements, settlements::many);
+        return SettlementGroups.group(outcomes, all, stage, settlements::statements, settlements::many, 2);
     }
 
     private Statement one(Kind kind) {
@@ -92,9 +92,10 @@ class SettlementGroupsTest {
             assertThat(g.byRows()).isTrue();
             assertThat(g.outcomes()).containsExactly(0, 1, 2, 3, 4);
         });
-        assertThat((String[]) rowsValue(groups.get(0), all, Param.Kind.LEASE_HELD)).containsExactly(
-                "2026-03-01T10:00:30Z", "2026-03-01T10:00:30Z", "2026-03-01T10:00:30Z", "2026-03-01T10:01:00Z",
-                "2026-03-01T10:01:00Z");
+        // ISO 8601 with the offset, as PostgreSQL reads it
+        assertThat(java.util.Arrays.stream((String[]) rowsValue(groups.get(0), all, Param.Kind.LEASE_HELD))
+                .map(text -> java.time.OffsetDateTime.parse(text).toInstant())).containsExactly(
+                HELD, HELD, HELD, EXTENDED, EXTENDED);
     }
 
     @Test
@@ -123,6 +124,29 @@ class SettlementGroupsTest {
     }
 
     @Test
+    void fewer_outcomes_of_a_kind_than_the_dialects_fewest_are_written_one_execution_each_in_their_order() {
+        List<Outcome> outcomes = acks(1, 9, HELD);
+        outcomes.add(outcome(Kind.DROP, 20, HELD, null));
+        outcomes.addAll(acks(30, 3, EXTENDED));
+        List<Integer> all = IntStream.range(0, outcomes.size()).boxed().toList();
+
+        List<SettlementGroups.Group> nine = SettlementGroups.group(outcomes.subList(0, 9), all.subList(0, 9), 0,
+                settlements::statements, settlements::many, 10);
+        assertThat(nine).singleElement().satisfies(g -> {
+            assertThat(g.byRows()).isFalse();
+            assertThat(g.statement()).isSameAs(one(Kind.ACK));
+            assertThat(g.outcomes()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8);
+        });
+
+        // twelve acks reach ten (one statement over their rows); the drop alone goes by itself
+        List<SettlementGroups.Group> groups = SettlementGroups.group(outcomes, all, 0, settlements::statements,
+                settlements::many, 10);
+        assertThat(groups).extracting(g -> g.outcomes(), g -> g.byRows()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12), true),
+                org.assertj.core.groups.Tuple.tuple(List.of(9), false));
+    }
+
+    @Test
     void the_same_row_twice_goes_once_in_the_statement_over_rows_and_once_on_its_own() {
         List<Outcome> outcomes = acks(1, 3, HELD);
         outcomes.add(outcome(Kind.ACK, 2, HELD, null));
@@ -136,7 +160,8 @@ class SettlementGroupsTest {
     @Test
     void only_the_outcomes_given_as_live_are_grouped() {
         List<Outcome> outcomes = acks(1, 4, HELD);
-        assertThat(SettlementGroups.group(outcomes, List.of(1, 3), 0, settlements::statements, settlements::many))
+        assertThat(SettlementGroups.group(outcomes, List.of(1, 3), 0, settlements::statements, settlements::many,
+                2))
                 .singleElement().satisfies(g -> assertThat(g.outcomes()).containsExactly(1, 3));
     }
 
@@ -144,7 +169,7 @@ class SettlementGroupsTest {
     void where_the_dialect_writes_no_statement_over_rows_every_row_is_written_on_its_own() {
         List<Outcome> outcomes = acks(1, 4, HELD);
         List<SettlementGroups.Group> groups = SettlementGroups.group(outcomes, List.of(0, 1, 2, 3), 0,
-                settlements::statements, s -> null);
+                settlements::statements, s -> null, 2);
         assertThat(groups).singleElement().satisfies(g -> {
             assertThat(g.byRows()).isFalse();
             assertThat(g.outcomes()).hasSize(4);
