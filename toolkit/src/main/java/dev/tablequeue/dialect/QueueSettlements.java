@@ -49,6 +49,9 @@ public interface QueueSettlements {
      */
     List<Statement> statements(Kind kind);
 
+    /** The kinds these settlements write, in {@link Kind}'s order: those {@link #statements(Kind)} does not refuse. */
+    java.util.Set<Kind> kinds();
+
     /** Every statement these settlements run, each once, in the order a subscription prepares them when it opens. */
     List<Statement> statements();
 

@@ -50,6 +50,11 @@ final class StatementSettlements implements QueueSettlements {
     }
 
     @Override
+    public java.util.Set<Kind> kinds() {
+        return java.util.Collections.unmodifiableSet(single.keySet());
+    }
+
+    @Override
     public List<Statement> statements() {
         List<Statement> all = new ArrayList<>();
         single.values().forEach(all::addAll);

@@ -58,15 +58,8 @@ public record SubscriptionStatements(
         Map<QueueSettlements.Kind, Statement> unlocking = new EnumMap<>(QueueSettlements.Kind.class);
         Map<QueueSettlements.Kind, Statement> walking = new EnumMap<>(QueueSettlements.Kind.class);
         if (dialectKeys) {
-            List<QueueSettlements.Kind> kinds = new ArrayList<>(List.of(QueueSettlements.Kind.ACK,
-                    QueueSettlements.Kind.DROP, QueueSettlements.Kind.RETRY));
-            if (binding.has(dev.tablequeue.binding.Role.RETRY_AFTER)) {
-                kinds.add(QueueSettlements.Kind.RETRY_AFTER);
-            }
-            if (deadLetterToGroup) {
-                kinds.add(QueueSettlements.Kind.DEAD_LETTER_TO_GROUP);
-            }
-            for (QueueSettlements.Kind kind : kinds) {
+            // a kind of one statement settles and releases its key in one (a dead letter into a table is two)
+            for (QueueSettlements.Kind kind : settlements.kinds()) {
                 List<Statement> run = settlements.statements(kind);
                 if (run.size() != 1) {
                     continue;

@@ -148,6 +148,12 @@ public abstract class DialectSettlementsContract extends DialectFixture {
         assertThatThrownBy(() -> dialect.settlements(noGroup, false, null).statements(Kind.RETRY_AFTER))
                 .isInstanceOf(DialectException.class)
                 .hasMessageContaining(t.getName()).hasMessageContaining("retryAfter column");
+        // the kinds settlements write are those they do not refuse
+        assertThat(dialect.settlements(noGroup, false, null).kinds())
+                .containsExactly(Kind.ACK, Kind.DROP, Kind.RETRY);
+        assertThat(dialect.settlements(b, true, null).kinds()).contains(Kind.DEAD_LETTER_TO_GROUP)
+                .doesNotContain(Kind.DEAD_LETTER_TO_TABLE);
+        assertThat(dialect.settlements(b, false, null).kinds()).doesNotContain(Kind.DEAD_LETTER_TO_GROUP);
     }
 
     @Test
