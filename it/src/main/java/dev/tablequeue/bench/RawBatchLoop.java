@@ -247,7 +247,7 @@ final class RawBatchLoop {
             open();
             Instant now = Instant.now();
             claimBinds.now(now).limit(batch);
-            claim(statements.claim());
+            claim(statements.claim().apply(batch));
             if (ids.isEmpty()) {
                 end(false);
                 return 0;
@@ -299,7 +299,7 @@ final class RawBatchLoop {
             Instant now = Instant.now();
             Instant until = now.plusSeconds(30);
             claimBinds.now(now).limit(batch).leaseUntil(until);
-            claim(statements.claim());
+            claim(statements.claim().apply(batch));
             if (!ids.isEmpty() && statements.stamp() != null) {
                 Statement stamp = stamps.computeIfAbsent(ids.size(), n -> BenchStatements.leaseStamp(dialect, binding, n));
                 rowBinds.ids(List.copyOf(ids)).leaseUntil(until);

@@ -119,7 +119,7 @@ final class RawLoop {
         private boolean rowLock() throws SQLException {
             open();
             claimBinds.now(Instant.now()).limit(1);
-            Object id = claimOne(statements.claim());
+            Object id = claimOne(statements.claim().apply(1));
             if (id == null) {
                 end(false);
                 return false;
@@ -140,7 +140,7 @@ final class RawLoop {
             Instant now = Instant.now();
             Instant until = now.plusSeconds(30);
             claimBinds.now(now).limit(1).leaseUntil(until);
-            Object id = claimOne(statements.claim());
+            Object id = claimOne(statements.claim().apply(1));
             if (id != null && statements.stamp() != null) {
                 rowBinds.ids(List.of(id)).leaseUntil(until);
                 update(statements.stamp(), rowBinds);
@@ -182,7 +182,7 @@ final class RawLoop {
         private boolean advisory() throws Exception {
             claimBinds.now(Instant.now()).limit(workers + 1);
             List<Object[]> candidates = turn(() -> {
-                PreparedStatement ps = bound(statements.claim(), claimBinds);
+                PreparedStatement ps = bound(statements.claim().apply(workers + 1), claimBinds);
                 List<Object[]> list = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

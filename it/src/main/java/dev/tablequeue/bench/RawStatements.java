@@ -3,18 +3,21 @@ package dev.tablequeue.bench;
 import dev.tablequeue.binding.Form;
 import dev.tablequeue.binding.RoleBinding;
 import dev.tablequeue.dialect.ClaimShape;
+import dev.tablequeue.dialect.QueueClaims;
 import dev.tablequeue.dialect.QueueDialect;
 import dev.tablequeue.dialect.QueueSettlements;
 import dev.tablequeue.dialect.Statement;
 import dev.tablequeue.dialect.TransactionOpening;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The statements one form runs, taken from the dialect exactly as a subscription builds them (payload mode:
- * the claim returns the roles a delivery reads). Null where the form or the database has no such statement.
+ * the claim returns the roles a delivery reads), the claim as a claim of a given limit runs it. Null where the
+ * form or the database has no such statement.
  */
 record RawStatements(
-        Statement claim,
+        IntFunction<Statement> claim,
         Statement stamp,
         Statement take,
         Statement fetchOne,
@@ -28,10 +31,11 @@ record RawStatements(
         boolean advisory = form == Form.ADVISORY;
         // the claim first, then (lease form, where the claim does not stamp its rows) the stamp of one row;
         // advisory: the candidates, the take, then (where the take does not return its row) the fetch
-        List<Statement> claims = advisory ? dialect.keys(binding, shape, false).statements()
-                : dialect.claims(binding, shape, false).statements();
+        QueueClaims rows = advisory ? null : dialect.claims(binding, shape, false);
+        List<Statement> claims = advisory ? dialect.keys(binding, shape, false).statements() : rows.statements();
+        Statement first = claims.get(0);
         return new RawStatements(
-                claims.get(0),
+                advisory ? limit -> first : rows::claim,
                 purposed(claims, "lease stamp"),
                 advisory ? claims.get(1) : null,
                 advisory ? purposed(claims, "fetch") : null,

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -41,10 +42,10 @@ abstract class JooqClaimsDialect extends JooqPieces {
         boolean own = b.owns(Event.CLAIM);
         FifoGuard guard = b.fifo() ? fifoGuard(b).orElse(null) : null;
         return switch (b.form()) {
-            case ROW_LOCK -> new StatementClaims(this, b, claimRowLock(claimed, shape), guard, null,
-                    own ? fetchByIds(b, shape, 1, false) : null, null, bound -> lockWait(b, bound),
+            case ROW_LOCK -> new StatementClaims(this, b, claimTexts(w -> claimRowLock(claimed, shape, w)), guard,
+                    null, own ? fetchByIds(b, shape, 1, false) : null, null, bound -> lockWait(b, bound),
                     new StatementClaims.Behaviour(true, rowLockClaimHoldsRowsItPasses(b)));
-            case LEASE -> new StatementClaims(this, b, claimLease(claimed, shape), guard,
+            case LEASE -> new StatementClaims(this, b, claimTexts(w -> claimLease(claimed, shape, w)), guard,
                     own || !claimLeaseStamps() ? leaseStamp(b, 1) : null,
                     own ? fetchByIds(b, shape, 1, true) : null, leaseExtend(b), null,
                     new StatementClaims.Behaviour(b.fifo() || claimLeaseInOrder(), false));
@@ -133,10 +134,22 @@ abstract class JooqClaimsDialect extends JooqPieces {
         return Optional.empty();
     }
 
+    /**
+     * The texts a claim runs, each written by {@code build}: here one that binds its limit; a dialect whose server
+     * plans a bound limit badly writes one per limit ({@link ClaimTexts}).
+     */
+    ClaimTexts claimTexts(Function<StatementWriter, Statement> build) {
+        return ClaimTexts.bound(build.apply(writer()));
+    }
+
     /** The row lock claim: due rows of the group in claim order, locked for the claim's transaction. */
-    Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
+    final Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
+        return claimRowLock(b, shape, writer());
+    }
+
+    /** The row lock claim, written with {@code w}. */
+    Statement claimRowLock(RoleBinding<?> b, ClaimShape shape, StatementWriter w) {
         requireForm(b);
-        StatementWriter w = writer();
         DSLContext dsl = w.dsl();
         if (b.fifo()) {
             return w.statement("fifo claim", dsl.select(shape(b, shape, false))
@@ -208,7 +221,12 @@ abstract class JooqClaimsDialect extends JooqPieces {
      * statement; otherwise it selects and locks them, and the claim runs {@link #leaseStamp} on their ids in the
      * same transaction.
      */
-    abstract Statement claimLease(RoleBinding<?> b, ClaimShape shape);
+    final Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+        return claimLease(b, shape, writer());
+    }
+
+    /** The lease claim, written with {@code w}. */
+    abstract Statement claimLease(RoleBinding<?> b, ClaimShape shape, StatementWriter w);
 
     /** Whether {@link #claimLease} writes the leases itself. */
     abstract boolean claimLeaseStamps();

@@ -125,8 +125,8 @@ public final class MySqlDialect extends JooqQueueDialect {
      * is this select already: its claimable condition leaves out the rows a lease holds.
      */
     @Override
-    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
-        Statement select = claimRowLock(b, shape);
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape, StatementWriter w) {
+        Statement select = claimRowLock(b, shape, w);
         return new Statement(b.fifo() ? "fifo lease claim" : "lease claim", select.sql(), select.params());
     }
 

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
 import org.jooq.Field;
@@ -74,9 +75,8 @@ public final class PostgresDialect extends JooqQueueDialect {
     }
 
     @Override
-    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape, StatementWriter w) {
         requireForm(b);
-        StatementWriter w = writer();
         Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));
@@ -114,6 +114,15 @@ public final class PostgresDialect extends JooqQueueDialect {
     @Override
     boolean claimLeaseStamps() {
         return true;
+    }
+
+    /**
+     * A text per limit: the server plans a bound limit at a tenth of the table, and so planned the claim again at
+     * every execution; with the number written in, each limit keeps one plan on a connection.
+     */
+    @Override
+    ClaimTexts claimTexts(Function<StatementWriter, Statement> build) {
+        return ClaimTexts.written(writer(), build);
     }
 
     @Override

@@ -22,6 +22,14 @@ public interface QueueClaims {
      */
     List<Statement> statements();
 
+    /**
+     * The claim's statement as a claim of {@code limit} rows runs it: the first of {@link #statements()}, unless
+     * the dialect writes each limit into a text of its own.
+     */
+    default Statement claim(int limit) {
+        return statements().get(0);
+    }
+
     /** How many rows one claim takes for {@code free} workers: one where the table keeps order or the service claims. */
     int limit(int free);
 

@@ -112,16 +112,15 @@ public final class SqliteDialect extends JooqQueueDialect {
     // ---- claims ----
 
     @Override
-    Statement claimRowLock(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimRowLock(RoleBinding<?> b, ClaimShape shape, StatementWriter w) {
         requireForm(b);
         throw new DialectException(name(), b.tableName(), "the \"claim\" statement is built for the row lock form"
                 + " only, and this table is in the " + formName(b.form()) + " form");
     }
 
     @Override
-    Statement claimLease(RoleBinding<?> b, ClaimShape shape) {
+    Statement claimLease(RoleBinding<?> b, ClaimShape shape, StatementWriter w) {
         requireForm(b, Form.LEASE, "lease claim");
-        StatementWriter w = writer();
         Field<Object> lease = typed(b.column(Role.LEASE).orElseThrow());
         Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
         set.put(lease, w.bind(Param.of(Param.Kind.LEASE_UNTIL, lease), lease));

@@ -39,7 +39,7 @@ final class StatementClaims implements QueueClaims {
 
     private final QueueDialect dialect;
     private final RoleBinding<?> binding;
-    private final Statement claim;
+    private final ClaimTexts claim;
     /** Null where the claim needs none. */
     private final FifoGuard guard;
     /** The lease stamp of one row, where the claim does not stamp its rows itself (or the claim is the service's). */
@@ -53,7 +53,7 @@ final class StatementClaims implements QueueClaims {
     private final Function<Duration, LockWait> lockWait;
     private final TransactionOpening opening;
 
-    StatementClaims(QueueDialect dialect, RoleBinding<?> binding, Statement claim, FifoGuard guard, Statement stamp,
+    StatementClaims(QueueDialect dialect, RoleBinding<?> binding, ClaimTexts claim, FifoGuard guard, Statement stamp,
             Statement fetchOne, Statement extend, Function<Duration, LockWait> lockWait, Behaviour behaviour) {
         this.dialect = dialect;
         this.binding = binding;
@@ -70,7 +70,7 @@ final class StatementClaims implements QueueClaims {
     @Override
     public List<Statement> statements() {
         List<Statement> all = new ArrayList<>(5);
-        all.add(claim);
+        all.add(claim.bound());
         if (guard != null) {
             all.add(guard.statement());
         }
@@ -84,6 +84,11 @@ final class StatementClaims implements QueueClaims {
             all.add(extend);
         }
         return List.copyOf(all);
+    }
+
+    @Override
+    public Statement claim(int limit) {
+        return claim.at(limit);
     }
 
     @Override
@@ -186,9 +191,9 @@ final class StatementClaims implements QueueClaims {
             return ownClaim(c, group, until, rows);
         }
         if (!behaviour.inOrder()) {
-            return Jdbc.query(c, claim, binds, dialect, rs -> ClaimOrder.readAll(rs, rows::read));
+            return Jdbc.query(c, claim.at(limit), binds, dialect, rs -> ClaimOrder.readAll(rs, rows::read));
         }
-        return Jdbc.query(c, claim, binds, dialect, rows::readAll);
+        return Jdbc.query(c, claim.at(limit), binds, dialect, rows::readAll);
     }
 
     /** Stamps the lease of each row the claim selected without stamping it; a row the stamp missed fails the claim. */

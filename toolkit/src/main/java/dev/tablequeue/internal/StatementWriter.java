@@ -38,6 +38,8 @@ public final class StatementWriter {
     private final RowColumns rows;
     private final List<Param> perRow = new ArrayList<>();
     private final List<DataType<?>> perRowTypes = new ArrayList<>();
+    /** The limit written into the text in place of its placeholder, or -1 where the limit is bound. */
+    private final int writtenLimit;
 
     /**
      * Where a statement over many rows reads the {@code index}-th value of each row: a column of the table of
@@ -53,8 +55,24 @@ public final class StatementWriter {
     }
 
     private StatementWriter(DSLContext dsl, RowColumns rows) {
+        this(dsl, rows, -1);
+    }
+
+    private StatementWriter(DSLContext dsl, RowColumns rows, int writtenLimit) {
         this.dsl = dsl;
         this.rows = rows;
+        this.writtenLimit = writtenLimit;
+    }
+
+    /**
+     * A writer of the same statement with {@code limit} written into its text where it would bind {@link
+     * Param.Kind#LIMIT}: for a server that plans a statement better when it sees its limit.
+     */
+    public StatementWriter withLimitWritten(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a limit of " + limit + " rows");
+        }
+        return new StatementWriter(dsl, rows, limit);
     }
 
     /**
@@ -96,9 +114,13 @@ public final class StatementWriter {
 
     /**
      * A placeholder for {@code param}, typed as {@code type} for jOOQ's API; in a statement over many rows, a
-     * value each row has of its own is read from the rows' table instead.
+     * value each row has of its own is read from the rows' table instead, and a limit written into the text
+     * ({@link #withLimitWritten}) is that number.
      */
     public <T> Field<T> bind(Param param, DataType<T> type) {
+        if (writtenLimit >= 0 && param.kind() == Param.Kind.LIMIT) {
+            return DSL.inline(writtenLimit, type);
+        }
         if (rows != null && PER_ROW.contains(param.kind())) {
             int index = perRow.indexOf(param);
             if (index < 0) {

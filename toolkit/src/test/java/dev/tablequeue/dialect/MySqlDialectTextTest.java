@@ -57,6 +57,13 @@ class MySqlDialectTextTest {
     }
 
     @Test
+    void a_claim_binds_its_limit_whatever_the_limit() {
+        QueueClaims claims = MARIADB.claims(ordered().build(), ClaimShape.ROLES, false);
+        assertThat(claims.claim(5)).isSameAs(claims.claim(1)).isSameAs(claims.statements().get(0));
+        assertThat(claims.claim(5).params()).extracting(Param::kind).contains(Kind.LIMIT);
+    }
+
+    @Test
     void a_row_lock_claim_holds_the_rows_it_reads_past_but_a_fifo_claim_takes_one_row() {
         assertThat(MARIADB.rowLockClaimHoldsRowsItPasses(ordered().build())).isTrue();
         assertThat(MYSQL.rowLockClaimHoldsRowsItPasses(ordered().build())).isTrue();

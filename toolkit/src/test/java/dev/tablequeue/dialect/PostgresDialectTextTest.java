@@ -47,6 +47,23 @@ class PostgresDialectTextTest {
     }
 
     @Test
+    void each_limit_a_claim_runs_is_written_into_a_text_of_its_own_and_kept() {
+        QueueClaims claims = dialect.claims(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES, false);
+        Statement bound = dialect.claimLease(roles().lease(t.LOCKED_UNTIL).build(), ClaimShape.ROLES);
+        Statement five = claims.claim(5);
+        assertThat(five.sql()).isEqualTo(bound.sql().replace("fetch next ? rows only", "fetch next 5 rows only"));
+        assertThat(five.params()).extracting(Param::kind).containsExactly(Kind.GROUP, Kind.NOW, Kind.NOW,
+                Kind.LEASE_UNTIL);
+        assertThat(claims.claim(5)).isSameAs(five);
+        // what the check and a start prepare: the claim with its limit bound
+        assertThat(claims.statements().get(0)).isEqualTo(bound);
+        // a FIFO claim takes its group's head, and has no limit to write
+        QueueClaims fifo = dialect.claims(RoleBinding.of(t, t.ID).fifoGroup(t.GRP).retryAfter(t.RETRY_AFTER)
+                .processedAt(t.PROCESSED_AT).payload(t.PAYLOAD).build(), ClaimShape.ROLES, false);
+        assertThat(fifo.claim(5)).isSameAs(fifo.claim(1)).isSameAs(fifo.statements().get(0));
+    }
+
+    @Test
     void a_claim_in_key_order_takes_a_row_only_where_no_unfinished_row_of_its_group_and_key_comes_before_it() {
         Statement claim = dialect.claimRowLock(roles().partitionKey(t.PARTITION_KEY).build().inKeyOrder(),
                 ClaimShape.IDS);
