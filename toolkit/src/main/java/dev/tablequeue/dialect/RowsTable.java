@@ -36,8 +36,9 @@ interface RowsTable {
     Statement delete(StatementWriter w, RoleBinding<?> b, String purpose, Condition where);
 
     /**
-     * The fewest rows worth one statement over rows bound as data; fewer go as a batch of the one-row
-     * statement. Two, unless the database writes small groups better so (PostgreSQL: {@link PgRows}).
+     * The fewest rows worth one statement over rows bound as data, two or more; fewer go as a batch of the
+     * one-row statement. Two, unless the database writes small groups better so (PostgreSQL, {@link PgRows}, and
+     * SQLite, {@link SqliteRows}: ten).
      */
     default int fewestRows() {
         return 2;

@@ -79,7 +79,7 @@ final class SettlementGroups {
         for (Map.Entry<List<Object>, List<Integer>> e : together.entrySet()) {
             Statement statement = ((Same) e.getKey().get(0)).statement();
             List<Integer> rows = e.getValue();
-            if (rows.size() < Math.max(2, fewest)) {
+            if (rows.size() < fewest) {
                 each.computeIfAbsent(new Same(statement), s -> new ArrayList<>()).addAll(rows);
             } else {
                 groups.add(new Group(statement, List.copyOf(rows), manyOf.apply(statement)));

@@ -28,6 +28,8 @@ final class StatementSettlements implements QueueSettlements {
     private final Map<Kind, String> refused;
     /** The statement over many rows of each one-row statement that has one, by identity. */
     private final Map<Statement, Statement> many;
+    /** The fewest outcomes of a kind written as one statement over rows ({@link RowsTable#fewestRows()}). */
+    private final int fewestRows;
 
     StatementSettlements(JooqQueueDialect dialect, String table, Map<Kind, List<Statement>> single,
             Map<Kind, String> refused, Map<Statement, Statement> many) {
@@ -37,6 +39,8 @@ final class StatementSettlements implements QueueSettlements {
         this.refused = new EnumMap<>(Kind.class);
         this.refused.putAll(refused);
         this.many = new IdentityHashMap<>(many);
+        // without a table of rows no statement has a form over rows, and every outcome goes one by one
+        this.fewestRows = dialect.rowsTable() == null ? Integer.MAX_VALUE : dialect.rowsTable().fewestRows();
     }
 
     @Override
@@ -105,7 +109,7 @@ final class StatementSettlements implements QueueSettlements {
                 }
             }
             for (SettlementGroups.Group g : SettlementGroups.group(outcomes, live, stage, this::statements, this::many,
-                    fewestRows())) {
+                    fewestRows)) {
                 if (g.byRows()) {
                     writeByRows(c, outcomes, g, token);
                     continue;
@@ -160,10 +164,6 @@ final class StatementSettlements implements QueueSettlements {
     /** {@code one} over many rows, or null where the database writes its rows one execution each. */
     Statement many(Statement one) {
         return many.get(one);
-    }
-
-    private int fewestRows() {
-        return dialect.rowsTable() == null ? 2 : dialect.rowsTable().fewestRows();
     }
 
     private Object rowsValue(Param param, List<Binds> rows) {
