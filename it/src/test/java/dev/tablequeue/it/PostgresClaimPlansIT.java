@@ -8,6 +8,7 @@ import dev.tablequeue.dialect.ClaimShape;
 import dev.tablequeue.dialect.ClaimedRows;
 import dev.tablequeue.dialect.Param;
 import dev.tablequeue.dialect.QueueClaims;
+import dev.tablequeue.dialect.QueueKeys;
 import dev.tablequeue.test.contract.Jobs;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,15 +20,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jooq.Record;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * How PostgreSQL plans a claim. The server estimates a bound {@code LIMIT} at a tenth of the table, so a claim
  * whose limit is bound costs more on any plan for every limit than on a plan for the one it is given, and was
- * planned anew at every execution. Each limit's claim is a text of its own, with the number in it, on a plan
- * the server keeps. Read from the session's {@code pg_prepared_statements} (pgjdbc prepares a statement on the
- * server from its fifth use).
+ * planned anew at every execution. Each limit's claim (and each limit's read of advisory candidates) is a text
+ * of its own, with the number in it, on a plan the server keeps. Read from the session's
+ * {@code pg_prepared_statements} (pgjdbc prepares a statement on the server from its fifth use).
  */
 class PostgresClaimPlansIT extends BrokerFixture {
     private static final int CLAIMS = 15;
@@ -67,6 +69,29 @@ class PostgresClaimPlansIT extends BrokerFixture {
             }
         }
         assertThat(claimed).hasSize(CLAIMS * (2 + 3));
+    }
+
+    @Test
+    void each_limit_of_the_advisory_candidates_is_a_text_of_its_own_on_a_plan_the_server_keeps() throws SQLException {
+        Jobs t = newTable();
+        RoleBinding<Record> b = binding(t, Form.ADVISORY);
+        insertMany(t, "emails", 5);
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(true);
+            QueueKeys keys = database().dialect(c).keys(b, ClaimShape.IDS, false);
+            for (int limit : new int[] {2, 3}) {
+                for (int i = 0; i < CLAIMS; i++) {
+                    assertThat(keys.candidates(c, "emails", Instant.now(), limit)).hasSize(limit);
+                }
+            }
+            List<Plans> plans = plans(c, t);
+            for (int limit : new int[] {2, 3}) {
+                assertThat(plans).filteredOn(p -> p.statement().contains("fetch next " + limit + " rows only"))
+                        .singleElement()
+                        .satisfies(p -> assertThat(p.generic()).as("generic plans of the candidates of %d", limit)
+                                .isPositive());
+            }
+        }
     }
 
     /** One claim of {@code limit} rows as the runtime makes it; a row lock claim's transaction commits after. */

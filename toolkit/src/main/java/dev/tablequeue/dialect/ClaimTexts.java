@@ -6,8 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The text of a claim for each number of rows it takes: one statement that binds its limit, or, where the server
- * plans a statement badly without seeing its limit, one statement per limit with the number in its text.
+ * The text of a claim (or of a read of advisory candidates) for each number of rows it takes: one statement that
+ * binds its limit, or, where the server plans a statement badly without seeing its limit, one statement per limit
+ * with the number in its text.
  *
  * <p>PostgreSQL plans a prepared statement for its parameters at each execution while that plan looks cheaper
  * than one plan for any parameters, and it estimates a bound {@code LIMIT} at a tenth of the table's rows: a

@@ -65,7 +65,7 @@ abstract class JooqClaimsDialect extends JooqPieces {
         boolean fetch = b.owns(Event.CLAIM) || !advisoryTakeReturnsRows(b);
         // the one-statement claims take and release the dialect's own locks, and read the rows they take
         boolean oneStatement = !fetch && !b.owns(Event.LOCK) && !b.owns(Event.UNLOCK);
-        return new StatementKeys(this, b, advisoryCandidates(claimed), advisoryTake(b, shape),
+        return new StatementKeys(this, b, claimTexts(w -> advisoryCandidates(claimed, w)), advisoryTake(b, shape),
                 fetch ? fetchByIds(b, shape, 1, true) : null,
                 oneStatement ? advisoryLockAndTake(b, shape).orElse(null) : null,
                 oneStatement ? advisoryWalk(claimed, shape).orElse(null) : null);
@@ -95,7 +95,12 @@ abstract class JooqClaimsDialect extends JooqPieces {
      * The advisory candidates: id and key text of due rows, in claim order, up to the limit, keys held elsewhere
      * left out where the database can see them.
      */
-    abstract Statement advisoryCandidates(RoleBinding<?> b);
+    final Statement advisoryCandidates(RoleBinding<?> b) {
+        return advisoryCandidates(b, writer());
+    }
+
+    /** The advisory candidates, written with {@code w}. */
+    abstract Statement advisoryCandidates(RoleBinding<?> b, StatementWriter w);
 
     /**
      * Takes a row whose key the session holds, while it is still claimable, counting the attempt. Where {@link

@@ -189,9 +189,8 @@ public final class MySqlDialect extends JooqQueueDialect {
     // ---- advisory locks ----
 
     @Override
-    Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b, StatementWriter w) {
         requireForm(b);
-        StatementWriter w = writer();
         Field<String> key = keyText(w, b);
         Condition free = DSL.condition("is_free_lock({0}) = 1", lockName(w, b, key));
         return w.statement("advisory candidates", w.dsl()

@@ -150,9 +150,8 @@ public final class PostgresDialect extends JooqQueueDialect {
      * claim.
      */
     @Override
-    Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b, StatementWriter w) {
         requireForm(b);
-        StatementWriter w = writer();
         Field<String> key = keyText(w, b);
         // a session lock belongs to its database: one of another database on the server holds nothing here
         Table<?> held = DSL.table(DSL.name("tq_held_keys"));

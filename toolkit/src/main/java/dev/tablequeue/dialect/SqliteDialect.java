@@ -164,9 +164,8 @@ public final class SqliteDialect extends JooqQueueDialect {
 
     /** The first due rows with their key text; the keys in work live in the process, so none is left out here. */
     @Override
-    Statement advisoryCandidates(RoleBinding<?> b) {
+    Statement advisoryCandidates(RoleBinding<?> b, StatementWriter w) {
         requireForm(b, Form.ADVISORY, "advisory candidates");
-        StatementWriter w = writer();
         return w.statement("advisory candidates", w.dsl()
                 .select(unqualified(b.id()), keyText(w, b).as("tq_key"))
                 .from(b.table())

@@ -19,7 +19,7 @@ import java.util.List;
 final class StatementKeys implements QueueKeys {
     private final QueueDialect dialect;
     private final RoleBinding<?> binding;
-    private final Statement candidates;
+    private final ClaimTexts candidates;
     private final Statement take;
     /** The fetch of a taken row by id, where the take does not return it or the claim is the service's; else null. */
     private final Statement fetchOne;
@@ -28,7 +28,7 @@ final class StatementKeys implements QueueKeys {
     /** Null where the dialect has none, or the service keeps the keys or reads the rows. */
     private final Statement walk;
 
-    StatementKeys(QueueDialect dialect, RoleBinding<?> binding, Statement candidates, Statement take,
+    StatementKeys(QueueDialect dialect, RoleBinding<?> binding, ClaimTexts candidates, Statement take,
             Statement fetchOne, Statement lockTake, Statement walk) {
         this.dialect = dialect;
         this.binding = binding;
@@ -42,7 +42,7 @@ final class StatementKeys implements QueueKeys {
     @Override
     public List<Statement> statements() {
         List<Statement> all = new ArrayList<>(5);
-        all.add(candidates);
+        all.add(candidates.bound());
         all.add(take);
         for (Statement s : new Statement[] {lockTake, walk, fetchOne}) {
             if (s != null) {
@@ -55,7 +55,7 @@ final class StatementKeys implements QueueKeys {
     @Override
     public List<Candidate> candidates(Connection c, String group, Instant now, int limit) throws SQLException {
         Binds binds = new Binds().group(group).now(now).limit(limit);
-        return Jdbc.query(c, candidates, binds, dialect, rs -> {
+        return Jdbc.query(c, candidates.at(limit), binds, dialect, rs -> {
             List<Candidate> list = new ArrayList<>();
             while (rs.next()) {
                 list.add(new Candidate(rs.getObject(1), rs.getString(2)));
