@@ -39,8 +39,6 @@ class PostgresClaimPlansIT extends BrokerFixture {
         return TestDatabase.POSTGRES;
     }
 
-    private record Plans(String statement, long generic, long custom) {}
-
     @ParameterizedTest
     @EnumSource(value = Form.class, names = {"ROW_LOCK", "LEASE"})
     void each_limit_is_a_claim_of_its_own_on_a_plan_the_server_keeps(Form form) throws SQLException {
@@ -60,13 +58,7 @@ class PostgresClaimPlansIT extends BrokerFixture {
                     assertThat(claimed.addAll(ids)).isTrue();
                 }
             }
-            List<Plans> plans = plans(c, t);
-            for (int limit : new int[] {2, 3}) {
-                assertThat(plans).filteredOn(p -> p.statement().contains("fetch next " + limit + " rows only"))
-                        .singleElement()
-                        .satisfies(p -> assertThat(p.generic()).as("generic plans of the claim of %d", limit)
-                                .isPositive());
-            }
+            assertEachLimitKeptItsPlan(c, t);
         }
         assertThat(claimed).hasSize(CLAIMS * (2 + 3));
     }
@@ -84,13 +76,7 @@ class PostgresClaimPlansIT extends BrokerFixture {
                     assertThat(keys.candidates(c, "emails", Instant.now(), limit)).hasSize(limit);
                 }
             }
-            List<Plans> plans = plans(c, t);
-            for (int limit : new int[] {2, 3}) {
-                assertThat(plans).filteredOn(p -> p.statement().contains("fetch next " + limit + " rows only"))
-                        .singleElement()
-                        .satisfies(p -> assertThat(p.generic()).as("generic plans of the candidates of %d", limit)
-                                .isPositive());
-            }
+            assertEachLimitKeptItsPlan(c, t);
         }
     }
 
@@ -137,18 +123,14 @@ class PostgresClaimPlansIT extends BrokerFixture {
         }
     };
 
-    /** The statements on {@code t} prepared on this session, with how often the server used each kind of plan. */
-    private static List<Plans> plans(Connection c, Jobs t) throws SQLException {
-        List<Plans> plans = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT statement, generic_plans, custom_plans"
-                + " FROM pg_prepared_statements WHERE statement LIKE ?")) {
-            ps.setString(1, "%\"" + t.getName() + "\"%");
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    plans.add(new Plans(rs.getString(1), rs.getLong(2), rs.getLong(3)));
-                }
-            }
+    /** The texts of 2 and of 3 rows, each prepared on {@code c}'s session and run on a generic plan. */
+    private static void assertEachLimitKeptItsPlan(Connection c, Jobs t) throws SQLException {
+        List<PreparedPlans> plans = PreparedPlans.naming(c, t.getName());
+        for (int limit : new int[] {2, 3}) {
+            assertThat(plans).filteredOn(p -> p.statement().contains("fetch next " + limit + " rows only"))
+                    .singleElement()
+                    .satisfies(p -> assertThat(p.generic()).as("generic plans of the text of %d rows", limit)
+                            .isPositive());
         }
-        return plans;
     }
 }

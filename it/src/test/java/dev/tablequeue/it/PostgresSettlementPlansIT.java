@@ -34,8 +34,6 @@ class PostgresSettlementPlansIT extends BrokerFixture {
         return TestDatabase.POSTGRES;
     }
 
-    private record Plans(String statement, long generic, long custom) {}
-
     @Test
     void groups_under_ten_rows_are_batches_of_the_one_row_statement_and_groups_of_ten_one_statement_on_a_kept_plan()
             throws SQLException, QueueSettlements.Failure {
@@ -51,7 +49,7 @@ class PostgresSettlementPlansIT extends BrokerFixture {
                 assertThat(settlements.writeAll(c, acks(ids.subList(next, next + 3)), false)).isEmpty();
                 next += 3;
             }
-            List<Plans> small = plans(c, t);
+            List<PreparedPlans> small = PreparedPlans.naming(c, t.getName());
             assertThat(small).noneMatch(p -> p.statement().contains("unnest"));
             assertThat(small).filteredOn(p -> p.statement().startsWith("update")).singleElement()
                     .satisfies(p -> assertThat(p.generic()).isPositive());
@@ -60,7 +58,7 @@ class PostgresSettlementPlansIT extends BrokerFixture {
                 assertThat(settlements.writeAll(c, acks(ids.subList(next, next + 12)), false)).isEmpty();
                 next += 12;
             }
-            assertThat(plans(c, t)).filteredOn(p -> p.statement().contains("unnest")).singleElement()
+            assertThat(PreparedPlans.naming(c, t.getName())).filteredOn(p -> p.statement().contains("unnest")).singleElement()
                     .satisfies(p -> assertThat(p.generic()).isPositive());
         }
         assertThat(count(t)).isEqualTo(EXECUTIONS * (3 + 12));
@@ -95,20 +93,5 @@ class PostgresSettlementPlansIT extends BrokerFixture {
             rs.next();
             return rs.getLong(1);
         }
-    }
-
-    /** The statements on {@code t} prepared on this session, with how often the server used each kind of plan. */
-    private static List<Plans> plans(Connection c, Jobs t) throws SQLException {
-        List<Plans> plans = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT statement, generic_plans, custom_plans"
-                + " FROM pg_prepared_statements WHERE statement LIKE ?")) {
-            ps.setString(1, "%\"" + t.getName() + "\"%");
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    plans.add(new Plans(rs.getString(1), rs.getLong(2), rs.getLong(3)));
-                }
-            }
-        }
-        return plans;
     }
 }
