@@ -52,6 +52,9 @@ final class SettlementGroups {
     static List<Group> group(List<QueueSettlements.Outcome> all, List<Integer> live, int stage,
             Function<QueueSettlements.Kind, List<Statement>> run, Function<Statement, Statement> manyOf,
             int fewest) {
+        if (live.size() < fewest) {
+            return oneByOne(all, live, stage, run);
+        }
         Map<List<Object>, List<Integer>> together = new LinkedHashMap<>();
         Map<List<Object>, Set<Object>> idsOf = new LinkedHashMap<>();
         Map<Same, List<Integer>> each = new LinkedHashMap<>();
@@ -91,6 +94,48 @@ final class SettlementGroups {
             groups.add(new Group(e.getKey().statement(), List.copyOf(rows), null));
         }
         return groups;
+    }
+
+    /**
+     * Fewer outcomes than the fewest any statement over rows takes: each is written one execution per row, the
+     * outcomes of a statement together, in the order of their first outcome. The common settlement of a claim
+     * of few rows, so it builds no key of the values a statement over rows would bind.
+     */
+    private static List<Group> oneByOne(List<QueueSettlements.Outcome> all, List<Integer> live, int stage,
+            Function<QueueSettlements.Kind, List<Statement>> run) {
+        List<Statement> statements = new ArrayList<>(2);
+        List<List<Integer>> rows = new ArrayList<>(2);
+        for (int i : live) {
+            List<Statement> staged = run.apply(all.get(i).kind());
+            if (staged.size() <= stage) {
+                continue;
+            }
+            Statement statement = staged.get(stage);
+            int at = indexOf(statements, statement);
+            if (at < 0) {
+                statements.add(statement);
+                rows.add(new ArrayList<>(live.size()));
+                at = statements.size() - 1;
+            }
+            rows.get(at).add(i);
+        }
+        List<Group> groups = new ArrayList<>(statements.size());
+        for (int g = 0; g < statements.size(); g++) {
+            List<Integer> outcomes = rows.get(g);
+            outcomes.sort(null);
+            groups.add(new Group(statements.get(g), List.copyOf(outcomes), null));
+        }
+        return groups;
+    }
+
+    /** Where {@code statement} itself (by identity) stands in {@code statements}, or -1. */
+    private static int indexOf(List<Statement> statements, Statement statement) {
+        for (int i = 0; i < statements.size(); i++) {
+            if (statements.get(i) == statement) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The statement, then every value its many-row form binds once: outcomes with one key are written together. */

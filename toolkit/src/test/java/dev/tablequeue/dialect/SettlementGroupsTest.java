@@ -147,6 +147,26 @@ class SettlementGroupsTest {
     }
 
     @Test
+    void a_settlement_of_fewer_outcomes_than_the_fewest_goes_one_by_one_a_group_per_statement_in_first_outcome_order() {
+        List<Outcome> outcomes = new java.util.ArrayList<>();
+        outcomes.add(outcome(Kind.DROP, 1, HELD, null));
+        outcomes.addAll(acks(2, 1, HELD));
+        outcomes.add(outcome(Kind.DROP, 3, HELD, null));
+        outcomes.addAll(acks(4, 1, EXTENDED));
+        outcomes.addAll(acks(4, 1, HELD)); // the same row twice
+        List<Integer> live = List.of(0, 1, 3, 4); // the outcome at 2 is not written at this stage
+
+        List<SettlementGroups.Group> groups = SettlementGroups.group(outcomes, live, 0, settlements::statements,
+                settlements::many, 10);
+        assertThat(groups).extracting(g -> g.statement(), g -> g.outcomes(), g -> g.byRows()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(one(Kind.DROP), List.of(0), false),
+                org.assertj.core.groups.Tuple.tuple(one(Kind.ACK), List.of(1, 3, 4), false));
+        // a stage no outcome's kind has: nothing to write
+        assertThat(SettlementGroups.group(outcomes, live, 5, settlements::statements, settlements::many, 10))
+                .isEmpty();
+    }
+
+    @Test
     void the_same_row_twice_goes_once_in_the_statement_over_rows_and_once_on_its_own() {
         List<Outcome> outcomes = acks(1, 3, HELD);
         outcomes.add(outcome(Kind.ACK, 2, HELD, null));
