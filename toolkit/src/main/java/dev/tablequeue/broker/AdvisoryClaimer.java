@@ -75,7 +75,7 @@ final class AdvisoryClaimer implements Claimer {
             }
             if (walked.took()) {
                 foundNothing = false;
-                dispatch.dispatch(new InWork(ctx, walked.row(), first, walked.key(), null));
+                dispatch.dispatch(new AdvisoryDelivery(ctx, walked.row(), first, walked.key()));
                 if (free == 1 || !ctx.broker.budget.acquire(0)) {
                     return;
                 }
@@ -273,7 +273,7 @@ final class AdvisoryClaimer implements Claimer {
                     }
                     continue;
                 }
-                InWork d = new InWork(ctx, tried.taken().get(0), c, candidate.key(), null);
+                InWork d = new AdvisoryDelivery(ctx, tried.taken().get(0), c, candidate.key());
                 d.place = placed.place();
                 c = null;
                 return d;

@@ -114,7 +114,7 @@ final class AdvisoryKeys {
     }
 
     /** Gives an advisory delivery's connection and its budget permit back: once, by its settlement or its release. */
-    void giveBack(InWork d) {
+    void giveBack(AdvisoryDelivery d) {
         returnConnection(d.connection, d.evicted);
         d.connectionBack.countDown();
     }

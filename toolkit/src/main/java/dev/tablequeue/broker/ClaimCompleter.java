@@ -52,7 +52,7 @@ final class ClaimCompleter implements Completer {
     @Override
     public void complete(Settlement.Pending p) {
         slots.handled();
-        ClaimGroup group = p.d().group;
+        ClaimGroup group = ((RowLockDelivery) p.d()).group;
         List<Settlement.Pending> all = group.add(p);
         if (all != null) {
             // the group's other rows left the unsettled count when their handlers returned
@@ -183,8 +183,9 @@ final class ClaimCompleter implements Completer {
      */
     private static void ended(List<Settlement.Pending> outcomes, boolean committed) {
         for (Settlement.Pending p : outcomes) {
-            if (p.d().tx != null) {
-                p.d().tx.ended(committed && p.d().tx.keeps());
+            DeliveryTransaction tx = p.d().transaction();
+            if (tx != null) {
+                tx.ended(committed && tx.keeps());
             }
         }
     }
@@ -223,15 +224,16 @@ final class ClaimCompleter implements Completer {
      */
     @Override
     public Settlement.Release release(InWork d) {
-        ClaimGroup group = d.group;
-        if (d.tx != null) {
-            d.tx.abandon();
+        ClaimGroup group = ((RowLockDelivery) d).group;
+        DeliveryTransaction tx = d.transaction();
+        if (tx != null) {
+            tx.abandon();
         }
         group.lock.lock();
         try {
             if (group.state() == ClaimGroup.State.OPEN) {
-                if (d.tx != null) {
-                    d.tx.ended(false);
+                if (tx != null) {
+                    tx.ended(false);
                 }
                 try {
                     Transactions.rollback(group.connection, ctx.statements.opening());

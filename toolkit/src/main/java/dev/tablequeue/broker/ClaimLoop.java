@@ -254,7 +254,7 @@ final class ClaimLoop<T> {
         }
 
         @Override
-        public void start(InWork next, Duration took) {
+        public void start(AdvisoryDelivery next, Duration took) {
             deliveries.tell(() -> broker.listener.claimed(queue, 1, took));
             deliveries.start(next);
         }

@@ -239,8 +239,8 @@ final class Deliveries<T> implements Dispatch {
         try {
             pending = new Settlement.Pending(d, handling.outcome(d));
         } catch (Error e) {
-            if (d.tx != null) {
-                d.tx.decide(false);
+            if (d.transaction() != null) {
+                d.transaction().decide(false);
             }
             stopOnError(d, e);
             throw e;
@@ -285,8 +285,8 @@ final class Deliveries<T> implements Dispatch {
      */
     @Override
     public void turnAway(InWork d) {
-        if (d.tx != null) {
-            d.tx.abandon();
+        if (d.transaction() != null) {
+            d.transaction().abandon();
         }
         completer.release(d);
         LOG.info("{} was taken but does not go into work; its row goes back to the queue", d);

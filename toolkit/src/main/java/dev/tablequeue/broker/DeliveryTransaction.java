@@ -1,7 +1,6 @@
 package dev.tablequeue.broker;
 
 import dev.tablequeue.TransactionHeldException;
-import dev.tablequeue.binding.Form;
 import dev.tablequeue.internal.Jdbc;
 import dev.tablequeue.internal.Transactions;
 import java.lang.reflect.InvocationHandler;
@@ -10,24 +9,28 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
 import org.jooq.TransactionContext;
 import org.jooq.TransactionProvider;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.slf4j.LoggerFactory;
 
 /**
- * The transaction a transactional subscription's handler writes through, {@code delivery.tx()}: in the row
- * lock form the claim's own, from a savepoint set right after the claim; in the lease form one of its own,
- * on a connection of its own that holds a permit of the broker's budget; in the advisory form one opened on
- * the connection that holds the row's key. It opens on the handler's thread before the handler runs, at
- * the binding's isolation level or SQLite mode.
+ * The transaction a transactional subscription's handler writes through, {@code delivery.tx()}, of its
+ * delivery's form: the claim's own from a savepoint set right after the claim ({@link RowLockTransaction}),
+ * one on a connection of its own ({@link LeaseTransaction}), or one on the connection that holds the row's
+ * key ({@link AdvisoryTransaction}). It opens on the handler's thread before the handler runs, at the
+ * binding's isolation level or SQLite mode.
  *
  * <p>Its jOOQ context lends the connection to each statement and takes it back after: once the handler has
  * returned, a statement fails with {@link TransactionHeldException}. A handler that returned while one of
@@ -35,62 +38,50 @@ import org.jooq.impl.DSL;
  * ({@code commit}, {@code rollback}, auto-commit): an acknowledgement commits it with the row's settlement,
  * and every other outcome rolls it back first. A jOOQ {@code transaction(..)} on it is a savepoint.
  */
-final class DeliveryTransaction implements ConnectionProvider, TransactionProvider {
+abstract sealed class DeliveryTransaction implements ConnectionProvider, TransactionProvider
+        permits RowLockTransaction, LeaseTransaction, AdvisoryTransaction {
     /** What the handler may not call on the connection: the transaction's end is the settlement's. */
     private static final Set<String> ENDS = Set.of("commit", "setAutoCommit", "setTransactionIsolation", "abort");
 
-    private final SubscriptionContext ctx;
+    final SubscriptionContext ctx;
     private final InWork d;
-    private final Form form;
     private final ReentrantLock guard = new ReentrantLock();
     private final Condition idle = guard.newCondition();
-    /** The lease form's budget permit, given back once when the transaction's connection closes. */
-    private final AtomicBoolean permitHeld;
-    private Connection connection;
     private volatile Connection lent;
-    private Savepoint afterClaim;
     private DSLContext dsl;
     /** Under {@link #guard}: statements running on the lent connection, and whether it is lent at all. */
     private int running;
     private boolean lending;
     private volatile boolean keeps;
     /** What a {@link HandlerScope} asked to run once the transaction ends, and whether it has. */
-    private final java.util.List<java.util.function.Consumer<Boolean>> whenEnded =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<Boolean>> whenEnded = new CopyOnWriteArrayList<>();
     private final AtomicBoolean ended = new AtomicBoolean();
-    /** Set, under the delivery's lock, once the transaction of its own (lease form) has opened. */
-    private volatile boolean opened;
     /** The savepoints the handler's jOOQ transactions have set, for their names. */
-    private final java.util.concurrent.atomic.AtomicInteger savepoints = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger savepoints = new AtomicInteger();
 
     DeliveryTransaction(SubscriptionContext ctx, InWork d) {
         this.ctx = ctx;
         this.d = d;
-        this.form = ctx.binding.form();
-        this.connection = d.connection;
-        this.permitHeld = new AtomicBoolean(form == Form.LEASE);
     }
 
+    /** The connection the transaction runs on (the real one, not the handler's). */
+    abstract Connection connection();
+
+    /** Begins the transaction, on the handler's thread, before the handler runs. */
+    abstract void begin() throws SQLException;
+
+    /** Rolls back what the handler wrote, before the row's settlement is written. */
+    abstract void rollBackWrites() throws SQLException;
+
+    /** The rollback of the handler's writes failed: the connection's transaction is gone. */
+    void rollBackFailed() {}
+
+    /** The handler's writes have been rolled back, or their rollback failed. */
+    void rolledBack() {}
+
     /** Opens the transaction, on the handler's thread, before the handler runs. */
-    void open() throws SQLException {
-        switch (form) {
-            case ROW_LOCK -> afterClaim = connection.setSavepoint();
-            case LEASE -> {
-                connection = ctx.broker.dataSource.getConnection();
-                // under the delivery's lock, as the keeper extends its lease: on a one-writer database the
-                // keeper's extension and this opening wait for the same write lock, and once the transaction
-                // holds it the keeper leaves the delivery alone, rather than wait for it holding the lock
-                // the acknowledgement needs
-                d.lock.lock();
-                try {
-                    Transactions.begin(connection, ctx.statements.opening());
-                    opened = true;
-                } finally {
-                    d.lock.unlock();
-                }
-            }
-            case ADVISORY -> Transactions.begin(connection, ctx.statements.opening());
-        }
+    final void open() throws SQLException {
+        begin();
         lent = (Connection) Proxy.newProxyInstance(DeliveryTransaction.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, new Lent());
         guard.lock();
@@ -130,30 +121,21 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
 
     /**
      * Decides the fate of the handler's writes: kept, they commit with the acknowledgement; otherwise they
-     * are rolled back now, before the row's settlement is written (the row lock form back to the savepoint
-     * after the claim; the lease form's own transaction ends and its connection closes).
+     * are rolled back now, before the row's settlement is written.
      */
-    void decide(boolean keep) {
+    final void decide(boolean keep) {
         keeps = keep;
         if (keep) {
             return;
         }
         try {
-            if (form == Form.ROW_LOCK) {
-                rollbackToClaim();
-            } else {
-                Transactions.rollback(connection, ctx.statements.opening());
-            }
+            rollBackWrites();
         } catch (SQLException | RuntimeException e) {
             // a broken connection's transaction is gone; the settlement that follows meets the same failure
-            if (form == Form.ADVISORY) {
-                d.evicted = true;
-            }
+            rollBackFailed();
         } finally {
             ended(false);
-            if (form == Form.LEASE) {
-                end();
-            }
+            rolledBack();
         }
     }
 
@@ -166,7 +148,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
             }
 
             @Override
-            public void whenEnded(java.util.function.Consumer<Boolean> callback) {
+            public void whenEnded(Consumer<Boolean> callback) {
                 whenEnded.add(callback);
                 if (ended.get() && whenEnded.remove(callback)) {
                     callback.accept(false);
@@ -183,39 +165,15 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
         if (!ended.compareAndSet(false, true)) {
             return;
         }
-        for (java.util.function.Consumer<Boolean> callback : whenEnded) {
+        for (Consumer<Boolean> callback : whenEnded) {
             whenEnded.remove(callback);
             try {
                 callback.accept(committed);
             } catch (RuntimeException e) {
-                org.slf4j.LoggerFactory.getLogger(DeliveryTransaction.class).warn("what a handler scope ran after {}"
+                LoggerFactory.getLogger(DeliveryTransaction.class).warn("what a handler scope ran after {}"
                         + " ended failed: {}", named(), e.toString());
             }
         }
-    }
-
-    private void rollbackToClaim() throws SQLException {
-        ClaimGroup group = d.group;
-        if (afterClaim == null) {
-            return;
-        }
-        group.lock.lock();
-        try {
-            if (group.state() == ClaimGroup.State.OPEN) {
-                connection.rollback(afterClaim);
-            }
-        } finally {
-            group.lock.unlock();
-        }
-    }
-
-    /**
-     * Whether the transaction of its own (lease form) is open, from its opening to its end: on a database that
-     * takes one writer at a time, it holds that database's write lock meanwhile (SQLite's immediate and
-     * exclusive modes from the start, the deferred mode from its first write).
-     */
-    boolean holdsTheDatabase() {
-        return opened && permitHeld.get();
     }
 
     /** Whether the acknowledgement is to commit the handler's writes with the row's settlement. */
@@ -223,40 +181,19 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
         return keeps;
     }
 
-    /** The connection the transaction runs on (the real one, not the handler's). */
-    Connection connection() {
-        return connection;
-    }
-
+    /**
+     * Commits the transaction, the handler's writes with the acknowledgement written in it (the lease and
+     * advisory forms; the row lock form's commits with its claim's).
+     */
     void commit() throws SQLException {
-        Transactions.commit(connection, ctx.statements.opening());
+        Transactions.commit(connection(), ctx.statements.opening());
         ended(true);
     }
 
+    /** Rolls the transaction back where the acknowledgement written in it failed. */
     void rollbackQuietly() {
-        Transactions.rollbackQuietly(connection, ctx.statements.opening());
+        Transactions.rollbackQuietly(connection(), ctx.statements.opening());
         ended(false);
-    }
-
-    /**
-     * The lease form: closes the transaction's own connection (a transaction still open rolls back with it)
-     * and gives its budget permit back; once, whatever calls it first. Nothing in the other forms, whose
-     * connection is the claim's or the key's.
-     */
-    void end() {
-        if (!permitHeld.compareAndSet(true, false)) {
-            return;
-        }
-        ended(false);
-        try {
-            if (connection != null) {
-                connection.close();
-            }
-        } catch (SQLException | RuntimeException ignored) {
-            // the pool takes a broken connection back and drops it
-        } finally {
-            ctx.broker.budget.release();
-        }
     }
 
     /** A delivery that does not go into work, or one the drain released: no statement runs on it any more. */
@@ -267,28 +204,11 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
         } finally {
             guard.unlock();
         }
-        if (form == Form.LEASE && lent == null) {
-            end();
-        }
     }
 
-    /**
-     * The drain released the delivery (advisory form): no statement of its handler runs on the transaction
-     * any more, and what it wrote rolls back before the key is released; false where the rollback failed,
-     * and the connection is to end its session.
-     */
-    boolean rollBackAtRelease() {
-        abandon();
-        ended(false);
-        if (lent == null) {
-            return true;
-        }
-        try {
-            Transactions.rollback(connection, ctx.statements.opening());
-            return true;
-        } catch (SQLException | RuntimeException e) {
-            return false;
-        }
+    /** Whether the transaction has been opened for the handler. */
+    boolean lent() {
+        return lent != null;
     }
 
     private String named() {
@@ -352,7 +272,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
     private void savepoint(String sql) {
         acquire();
         try {
-            Jdbc.execute(connection, sql);
+            Jdbc.execute(connection(), sql);
         } catch (SQLException e) {
             throw new DataAccessException(sql + " in " + named() + " failed: " + e.getMessage(), e);
         } finally {
@@ -370,6 +290,7 @@ final class DeliveryTransaction implements ConnectionProvider, TransactionProvid
             if (name.equals("close")) {
                 return null;
             }
+            Connection connection = connection();
             if (name.equals("isClosed")) {
                 return !lending || connection.isClosed();
             }

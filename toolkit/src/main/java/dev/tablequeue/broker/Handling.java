@@ -43,7 +43,7 @@ final class Handling<T> {
      * null where the row is to be written nothing (a transactional delivery whose transaction did not open).
      */
     Outcome outcome(InWork d) {
-        return d.tx == null ? answer(d) : inTransaction(d);
+        return d.transaction() == null ? answer(d) : inTransaction(d);
     }
 
     /**
@@ -53,20 +53,21 @@ final class Handling<T> {
      * the transaction, which then settles as a handler failure.
      */
     private Outcome inTransaction(InWork d) {
+        DeliveryTransaction tx = d.transaction();
         try {
-            d.tx.open();
+            tx.open();
         } catch (SQLException | RuntimeException e) {
             LOG.warn("the transaction of row {} of table \"{}\" (queue {}) did not open, so its handler did not run;"
                     + " the row is written nothing and returns by its form's rule: {}", d.id(), binding.tableName(),
                     queue, e.toString());
-            d.tx.decide(false);
+            tx.decide(false);
             return null;
         }
         Outcome outcome;
         try {
             outcome = answer(d);
         } finally {
-            if (d.tx.endHandler()) {
+            if (tx.endHandler()) {
                 d.failure = null;
                 outcome = null;
             }
@@ -78,7 +79,7 @@ final class Handling<T> {
             outcome = policy(mount.onHandlerFailure, d, held);
             LOG.warn("{}; the row {}", held.getMessage(), planner.fate(d.attempt(), outcome));
         }
-        d.tx.decide(outcome instanceof Outcome.Ack && d.failure == null);
+        tx.decide(outcome instanceof Outcome.Ack && d.failure == null);
         return outcome;
     }
 
@@ -94,8 +95,9 @@ final class Handling<T> {
             HandlerMiddleware.Next call = broker.middlewares.handles()
                     ? () -> broker.middlewares.handle(queue.name(), d, () -> handler.handle(decoded, d))
                     : () -> handler.handle(decoded, d);
-            Outcome outcome = d.tx != null && broker.handlerScope != null
-                    ? broker.handlerScope.around(d, d.tx.held(), call)
+            DeliveryTransaction tx = d.transaction();
+            Outcome outcome = tx != null && broker.handlerScope != null
+                    ? broker.handlerScope.around(d, tx.held(), call)
                     : call.call();
             if (outcome == null) {
                 throw new IllegalStateException("the handler of " + queue + " returned no outcome");

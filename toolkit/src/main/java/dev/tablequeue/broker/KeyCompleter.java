@@ -38,7 +38,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     /** Where the claim thread writes them: the queue it writes. */
     private final Settler settler;
     /** The deliveries whose settlement was under way when the drain released the others. */
-    private final List<InWork> settling = new CopyOnWriteArrayList<>();
+    private final List<AdvisoryDelivery> settling = new CopyOnWriteArrayList<>();
     /** The walk on to the next row that settlements make where the subscription lets them. */
     private final SettlementWalk walk;
     /** Where settlements walk on to the next row: the subscription's gate; null where they do not. */
@@ -82,11 +82,11 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
     @Override
     public void complete(Settlement.Pending p) {
         // a settlement that may claim keeps its worker until it knows whether it took a row
-        SettlementWalk.Gate gate = p.d().tx == null && !p.writesNothing() && !walk.skips() ? walkOn : null;
+        SettlementWalk.Gate gate = p.d().transaction() == null && !p.writesNothing() && !walk.skips() ? walkOn : null;
         if (gate == null) {
             slots.handled();
         }
-        if (p.d().tx != null && p.d().tx.keeps()) {
+        if (p.d().transaction() != null && p.d().transaction().keeps()) {
             // written here, in the delivery's transaction, which holds the database's write lock on SQLite:
             // not in turn with the claim, which may wait for that lock
             settleOnItsConnection(p, null);
@@ -111,8 +111,8 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * instead, on the worker the settled one held.
      */
     private void settleOnItsConnection(Settlement.Pending p, SettlementWalk.Gate gate) {
-        InWork d = p.d();
-        boolean turn = d.tx == null || !d.tx.keeps();
+        AdvisoryDelivery d = (AdvisoryDelivery) p.d();
+        boolean turn = d.transaction() == null || !d.transaction().keeps();
         if (turn) {
             ctx.turn.lock();
         }
@@ -149,7 +149,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * What a settlement came to: whether it took the delivery (and so returns its connection), and, where it
      * walked on, how long that took and the row it took, if any.
      */
-    private record Settled(boolean tookConnection, InWork next, java.time.Duration claimTook) {
+    private record Settled(boolean tookConnection, AdvisoryDelivery next, java.time.Duration claimTook) {
         static final Settled RELEASED = new Settled(false, null, null);
         static final Settled TOOK = new Settled(true, null, null);
     }
@@ -163,7 +163,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      *     ({@code gate} given, and the subscription still claiming), the row it took
      */
     private Settled settle(Settlement.Pending p, SettlementWalk.Gate gate) {
-        InWork d = p.d();
+        AdvisoryDelivery d = (AdvisoryDelivery) p.d();
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
@@ -177,7 +177,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
             try {
                 if (!p.writesNothing()) {
                     Settlement.Write w = settlement.plan(p);
-                    Statement unlocking = unlocking(w);
+                    Statement unlocking = unlocking(d, w);
                     Statement walking = gate != null && unlocking != null
                             ? ctx.statements.walking().get(w.plan().writes()) : null;
                     if (walking != null && gate.enter()) {
@@ -191,10 +191,10 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                             gate.leave();
                         }
                     } else if (unlocking != null) {
-                        d.evicted = !writeAndUnlock(d.connection, w, unlocking);
+                        d.evicted = !writeAndUnlock(d, w, unlocking);
                         unlocked = true;
                     } else {
-                        writeOn(d.connection, w);
+                        writeOn(d, w);
                     }
                     written = w;
                 }
@@ -202,7 +202,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                 reports.failed(p, e);
             } finally {
                 // a statement that failed may or may not have released the key: this release tells which
-                if (!unlocked && !keys.unlock(d.connection, d.advisoryKey)) {
+                if (!unlocked && !keys.unlock(d.connection, d.key)) {
                     d.evicted = true;
                 }
             }
@@ -222,18 +222,18 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * is one statement in auto-commit and the dialect offers it that way; null otherwise (a transactional
      * delivery, whose commit is the handler's too, writes and releases one after the other).
      */
-    private Statement unlocking(Settlement.Write w) {
+    private Statement unlocking(AdvisoryDelivery d, Settlement.Write w) {
         var plan = w.plan();
-        if (w.d().tx != null || plan.needsTransaction() || plan.run().size() != 1) {
+        if (d.transaction() != null || plan.needsTransaction() || plan.run().size() != 1) {
             return null;
         }
         return ctx.statements.unlocking().get(plan.writes());
     }
 
     /** Runs {@code unlocking} for {@code w}; whether the release was confirmed. */
-    private boolean writeAndUnlock(Connection c, Settlement.Write w, Statement unlocking) throws SQLException {
+    private boolean writeAndUnlock(AdvisoryDelivery d, Settlement.Write w, Statement unlocking) throws SQLException {
         try {
-            return Jdbc.query(c, unlocking, w.plan().binds().key(w.d().advisoryKey), ctx.dialect,
+            return Jdbc.query(d.connection, unlocking, w.plan().binds().key(d.key), ctx.dialect,
                     Jdbc::firstBoolean);
         } catch (SQLException e) {
             throw reports.statementFailed(List.of(w), unlocking.purpose(), unlocking.sql(), e);
@@ -246,8 +246,9 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * is the one reported (the rollback's is kept as suppressed) and the connection ends its session rather
      * than go back to the pool.
      */
-    private void writeOn(Connection c, Settlement.Write w) throws SQLException {
-        DeliveryTransaction tx = w.d().tx;
+    private void writeOn(AdvisoryDelivery d, Settlement.Write w) throws SQLException {
+        Connection c = d.connection;
+        AdvisoryTransaction tx = d.transaction();
         if (tx != null && tx.keeps()) {
             // the handler's writes commit with the acknowledgement, in the transaction they were written in
             try {
@@ -273,7 +274,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
                 Transactions.rollback(c, opening);
             } catch (SQLException | RuntimeException rollback) {
                 e.addSuppressed(rollback);
-                w.d().evicted = true;
+                d.evicted = true;
             }
             throw e;
         }
@@ -292,16 +293,17 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
      * release is not confirmed); one whose settlement is under way gives it back itself.
      */
     @Override
-    public Settlement.Release release(InWork d) {
+    public Settlement.Release release(InWork released) {
+        AdvisoryDelivery d = (AdvisoryDelivery) released;
         Settlement.Release release;
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.RELEASED)) {
                 release = Settlement.Release.KEPT;
-            } else if (d.tx != null && !d.tx.rollBackAtRelease()) {
+            } else if (d.transaction() != null && !d.transaction().rollBackAtRelease()) {
                 d.evicted = true;
                 release = Settlement.Release.CONNECTION_CLOSED;
-            } else if (keys.unlock(d.connection, d.advisoryKey)) {
+            } else if (keys.unlock(d.connection, d.key)) {
                 release = Settlement.Release.LOCK_RELEASED;
             } else {
                 d.evicted = true;
@@ -324,7 +326,7 @@ final class KeyCompleter implements Completer, InlineCompleter.Queued {
             if (writers != null) {
                 writers.awaitTermination(until - System.nanoTime(), TimeUnit.NANOSECONDS);
             }
-            for (InWork d : settling) {
+            for (AdvisoryDelivery d : settling) {
                 d.connectionBack.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
             }
         } catch (InterruptedException e) {

@@ -52,7 +52,7 @@ final class LeaseClaimer implements Claimer {
         }
         limit = ctx.transactional ? permits : limit;
         List<ClaimedRow> rows = List.of();
-        List<InWork> claimed = List.of();
+        List<LeaseDelivery> claimed = List.of();
         try {
             ctx.turn.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -68,7 +68,7 @@ final class LeaseClaimer implements Claimer {
             turnHeld = false;
             claimed = new ArrayList<>(rows.size());
             for (ClaimedRow row : rows) {
-                claimed.add(new InWork(ctx, row, null, null, until));
+                claimed.add(new LeaseDelivery(ctx, row, until));
             }
             joinLease(c, claimed);
         } finally {
@@ -78,7 +78,7 @@ final class LeaseClaimer implements Claimer {
             // the claim's connection has gone back; the deliveries' transactions keep a permit each
             release(ctx.transactional ? permits - rows.size() : 1);
         }
-        for (InWork d : claimed) {
+        for (LeaseDelivery d : claimed) {
             dispatch.dispatch(d);
         }
     }
@@ -87,7 +87,7 @@ final class LeaseClaimer implements Claimer {
      * Gives the claimed rows to the handler middlewares that read for them at the claim
      * ({@link SettlementJoin#leased}), on the claim's connection; a failure is logged, and the rows go on.
      */
-    private void joinLease(Connection c, List<InWork> claimed) {
+    private void joinLease(Connection c, List<LeaseDelivery> claimed) {
         if (joins.isEmpty() || claimed.isEmpty()) {
             return;
         }
@@ -140,7 +140,8 @@ final class LeaseClaimer implements Claimer {
      * transaction holds a one-writer database (SQLite) is passed over while it does.
      */
     private void extendAll() {
-        for (InWork d : ctx.inWork) {
+        for (InWork w : ctx.inWork) {
+            LeaseDelivery d = (LeaseDelivery) w;
             if (holdsTheDatabase(d)) {
                 continue;
             }
@@ -158,8 +159,8 @@ final class LeaseClaimer implements Claimer {
      * the delivery, which its settlement needs: a deadlock until the busy timeout. Asked again under the
      * delivery's lock, under which the transaction opens.
      */
-    private boolean holdsTheDatabase(InWork d) {
-        return d.tx != null && !ctx.dialect.claimsInParallel() && d.tx.holdsTheDatabase();
+    private boolean holdsTheDatabase(LeaseDelivery d) {
+        return d.transaction() != null && !ctx.dialect.claimsInParallel() && d.transaction().holdsTheDatabase();
     }
 
     /**
@@ -170,10 +171,10 @@ final class LeaseClaimer implements Claimer {
      * the later attempts take that one for the delivery's token as well, so the delivery keeps the lease its
      * own extension moved.
      */
-    private void extend(InWork d, Instant until) throws SQLException {
+    private void extend(LeaseDelivery d, Instant until) throws SQLException {
         d.lock.lock();
         try {
-            if (d.state.get() != InWork.State.IN_WORK || d.leaseHeld == null || holdsTheDatabase(d)) {
+            if (d.state.get() != InWork.State.IN_WORK || d.held == null || holdsTheDatabase(d)) {
                 return;
             }
             List<Instant> mayHold = new ArrayList<>(2);
@@ -181,8 +182,8 @@ final class LeaseClaimer implements Claimer {
             long pause = LostConnection.FIRST_PAUSE_MILLIS;
             while (true) {
                 try {
-                    if (moveLease(d, d.leaseHeld, next) || movedFromOneItMayHold(d, mayHold, next)) {
-                        d.leaseHeld = next;
+                    if (moveLease(d, d.held, next) || movedFromOneItMayHold(d, mayHold, next)) {
+                        d.held = next;
                     } else {
                         LOG.warn("the lease of {} was lost: another claim may hold its row", d);
                         reports.leaseLost(d);
@@ -192,7 +193,7 @@ final class LeaseClaimer implements Claimer {
                     if (e.atCommit) {
                         mayHold.add(next);
                     }
-                    if (!ctx.now().plusMillis(pause).isBefore(d.leaseHeld) || !LostConnection.pause(pause)) {
+                    if (!ctx.now().plusMillis(pause).isBefore(d.held) || !LostConnection.pause(pause)) {
                         throw e.getCause() instanceof SQLException sql ? sql
                                 : new SQLException("the lease extension's connection failed", e.getCause());
                     }
@@ -208,7 +209,7 @@ final class LeaseClaimer implements Claimer {
     }
 
     /** Moves the lease from a token an earlier, cut off, extension may have written; true where one held. */
-    private boolean movedFromOneItMayHold(InWork d, List<Instant> mayHold, Instant next)
+    private boolean movedFromOneItMayHold(LeaseDelivery d, List<Instant> mayHold, Instant next)
             throws SQLException, LostConnection {
         for (Instant held : mayHold) {
             if (moveLease(d, held, next)) {
@@ -224,7 +225,7 @@ final class LeaseClaimer implements Claimer {
      *
      * @throws LostConnection where the connection failed; "at commit" where the statement had been sent
      */
-    private boolean moveLease(InWork d, Instant held, Instant until) throws SQLException, LostConnection {
+    private boolean moveLease(LeaseDelivery d, Instant held, Instant until) throws SQLException, LostConnection {
         boolean connected = false;
         try (Connection c = ctx.broker.dataSource.getConnection()) {
             connected = true;

@@ -66,7 +66,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
     @Override
     public void complete(Settlement.Pending p) {
         slots.handled();
-        if (p.d().tx != null && p.d().tx.keeps()) {
+        if (p.d().transaction() != null && p.d().transaction().keeps()) {
             try {
                 settleInTransaction(p);
             } finally {
@@ -83,7 +83,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
      */
     @Override
     public void completeAll(List<Settlement.Pending> ps) {
-        if (ps.stream().anyMatch(p -> p.d().tx != null)) {
+        if (ps.stream().anyMatch(p -> p.d().transaction() != null)) {
             ps.forEach(this::complete);
             return;
         }
@@ -97,8 +97,8 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
      * and the acknowledgement fails with {@link LeaseLostException}. The transaction's connection closes.
      */
     private void settleInTransaction(Settlement.Pending p) {
-        InWork d = p.d();
-        DeliveryTransaction tx = d.tx;
+        LeaseDelivery d = (LeaseDelivery) p.d();
+        LeaseTransaction tx = d.transaction();
         d.lock.lock();
         try {
             if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
@@ -150,13 +150,13 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
      * settlement and a lost lease is told for its own delivery alone.
      */
     void settle(List<Settlement.Pending> outcomes) {
-        List<InWork> locked = new ArrayList<>(outcomes.size());
+        List<LeaseDelivery> locked = new ArrayList<>(outcomes.size());
         List<Settlement.Write> writes = new ArrayList<>(outcomes.size());
         ctx.turn.lock();
         try {
             Instant now = ctx.now();
             for (Settlement.Pending p : outcomes) {
-                InWork d = p.d();
+                LeaseDelivery d = (LeaseDelivery) p.d();
                 d.lock.lock();
                 locked.add(d);
                 if (!d.state.compareAndSet(InWork.State.IN_WORK, InWork.State.SETTLED)) {
@@ -174,7 +174,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 settleTogether(writes);
             }
         } finally {
-            for (InWork d : locked) {
+            for (LeaseDelivery d : locked) {
                 d.lock.unlock();
             }
             ctx.turn.unlock();
@@ -237,7 +237,7 @@ final class LeaseCompleter implements Completer, InlineCompleter.Queued {
                 return;
             } catch (LostConnection e) {
                 mayHaveCommitted |= e.atCommit;
-                if (!ctx.now().plusMillis(pause).isBefore(w.d().leaseHeld) || !LostConnection.pause(pause)) {
+                if (!ctx.now().plusMillis(pause).isBefore(w.d().leaseHeld()) || !LostConnection.pause(pause)) {
                     reports.notWritten(w, e.getCause(), mayHaveCommitted);
                     return;
                 }

@@ -80,7 +80,7 @@ final class RowLockClaimer implements Claimer {
             ClaimGroup group = new ClaimGroup(c, rows.size(), () -> ended(number));
             List<InWork> claimed = new ArrayList<>(rows.size());
             for (ClaimedRow row : rows) {
-                claimed.add(new InWork(ctx, row, c, null, null, group));
+                claimed.add(new RowLockDelivery(ctx, row, group));
             }
             joinClaim(c, claimed);
             handedOver = true;

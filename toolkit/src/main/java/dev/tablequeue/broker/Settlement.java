@@ -150,7 +150,7 @@ final class Settlement {
      */
     Write plan(Pending p, Instant now) {
         InWork d = p.d();
-        return new Write(p, ctx.planner.plan(p.outcome(), d.id(), d.attempt(), d.leaseHeld, d.failure, now));
+        return new Write(p, ctx.planner.plan(p.outcome(), d.id(), d.attempt(), d.leaseHeld(), d.failure, now));
     }
 
     /**

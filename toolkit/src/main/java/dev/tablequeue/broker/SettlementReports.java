@@ -55,15 +55,15 @@ final class SettlementReports {
         } else {
             LOG.warn("the {} of {} was not written: {}", describe(p.outcome()), p.d(), e.toString());
         }
-        if (e instanceof LeaseLostException) {
-            leaseLost(p.d());
+        if (e instanceof LeaseLostException && p.d() instanceof LeaseDelivery d) {
+            leaseLost(d);
         }
         ctx.broker.listener.settlementFailed(p.d(), p.outcome(), e);
     }
 
     /** Tells the listener, once per delivery, that its lease was lost. */
-    void leaseLost(InWork d) {
-        if (d.leaseLostReported.compareAndSet(false, true)) {
+    void leaseLost(LeaseDelivery d) {
+        if (d.lostReported.compareAndSet(false, true)) {
             ctx.broker.listener.leaseLost(d);
         }
     }

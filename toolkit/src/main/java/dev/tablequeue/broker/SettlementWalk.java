@@ -43,7 +43,7 @@ final class SettlementWalk {
         void leave();
 
         /** Puts {@code next} into work on its worker (which it already holds), after a claim of {@code took}. */
-        void start(InWork next, Duration took);
+        void start(AdvisoryDelivery next, Duration took);
 
         /** Reports a settlement's walk that took nothing. */
         void foundNothing(Duration took);
@@ -56,7 +56,7 @@ final class SettlementWalk {
     }
 
     /** What a walk came to: the row it took (null where none), and how long it took. */
-    record Walked(InWork next, Duration took) {}
+    record Walked(AdvisoryDelivery next, Duration took) {}
 
     /** Whether this settlement writes without walking on, as one of those after a walk that gave up. */
     boolean skips() {
@@ -68,11 +68,11 @@ final class SettlementWalk {
      * passes over their rows, whose keys other sessions of this process hold (where {@code d}'s own key is
      * among them, the walk may take its rows: its session holds it).
      */
-    private List<String> heldBeside(InWork d) {
+    private List<String> heldBeside(AdvisoryDelivery d) {
         List<String> held = new ArrayList<>();
         for (InWork other : ctx.inWork) {
-            String key = other.advisoryKey;
-            if (other != d && key != null && !key.equals(d.advisoryKey)) {
+            String key = ((AdvisoryDelivery) other).key;
+            if (other != d && !key.equals(d.key)) {
                 held.add(key);
             }
         }
@@ -84,12 +84,12 @@ final class SettlementWalk {
      * it took goes into work on the same connection, unless the release was not confirmed: the connection
      * then ends its session, which frees the taken row's key too, and the row goes back to the queue.
      */
-    Walked writeAndWalk(InWork d, Settlement.Write w, Statement walking) throws SQLException {
+    Walked writeAndWalk(AdvisoryDelivery d, Settlement.Write w, Statement walking) throws SQLException {
         long began = System.nanoTime();
         QueueKeys.SettledWalk<ClaimedRow> r;
         try {
             r = steps.settleAndWalk(d.connection, walking, w.plan().binds().copy().heldKeys(heldBeside(d)),
-                    d.advisoryKey);
+                    d.key);
         } catch (SQLException e) {
             throw reports.statementFailed(List.of(w), walking.purpose(), walking.sql(), e);
         }
@@ -102,6 +102,6 @@ final class SettlementWalk {
             }
             return new Walked(null, took);
         }
-        return new Walked(new InWork(ctx, r.walked().row(), d.connection, r.walked().key(), null), took);
+        return new Walked(new AdvisoryDelivery(ctx, r.walked().row(), d.connection, r.walked().key()), took);
     }
 }
