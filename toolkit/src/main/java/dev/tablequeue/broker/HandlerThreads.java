@@ -30,7 +30,7 @@ final class HandlerThreads implements Executor {
     HandlerThreads(QueueBroker broker, Mount<?> mount, InboxQueue<?> queue) {
         this.queue = queue;
         String name = "tablequeue-handler-" + queue.name();
-        int platform = Forms.handlerThreads(broker.dialect, mount);
+        int platform = FormRuntime.handlerThreads(broker.dialect, mount);
         this.threads = broker.inProcess ? null
                 : platform > 0 ? Executors.newFixedThreadPool(platform, Threads.platform(name))
                 : Executors.newThreadPerTaskExecutor(Threads.virtual(name));

@@ -68,8 +68,8 @@ final class Settlement {
         this.ctx = ctx;
         this.reports = new SettlementReports(ctx);
         this.settlements = ctx.statements.settlements();
-        this.joins = ctx.binding.form() == dev.tablequeue.binding.Form.ADVISORY ? List.of()
-                : ctx.broker.middlewares.joins();
+        // the advisory form's completer writes on the key's connection and joins none of them
+        this.joins = ctx.broker.middlewares.joins();
     }
 
     /** Whether handler middlewares write in this subscription's settlement transactions. */

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * what a claim of its own would have cost it. The wait never delays a claim on an idle subscription, where
  * nothing is in work, nor one before any claim was measured.
  *
- * <p>Where its subscription allows it ({@link Forms#claimAhead}), a claim also takes up to {@code ahead} rows
+ * <p>Where its subscription allows it ({@link FormRuntime#claimAhead}), a claim also takes up to {@code ahead} rows
  * more than there are workers free, while its handlers take less time than its claims (the average of the
  * recent ones, {@link #handlerTook} and {@link #claimTook}): such a row waits for the next worker to free,
  * which is sooner than the next claim would have brought it, and the workers no longer wait on each claim's

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * subscription claims on this one thread as well, although its claims keep it busy: claim threads of its own
  * per worker, measured with {@code batch(64)} and 8 workers, made it slower on PostgreSQL and on MariaDB, and
  * their lease claims deadlocked one another on InnoDB. Each answer
- * goes to the form's {@link Completer}, which writes it. {@link Forms} picks the two.
+ * goes to the form's {@link Completer}, which writes it. Its {@link FormRuntime} gives the two.
  *
  * <p>Every connection held past a statement counts against the broker's {@link ConnectionBudget}.
  */
@@ -56,7 +56,7 @@ final class Subscription<T> {
     private final long pollNanos;
     private SubscriptionContext ctx;
     private Settlement settlement;
-    private AdvisoryKeys keys;
+    private FormRuntime form;
     private Handling<T> handling;
     private Thread claims;
     private Slots slots;
@@ -99,7 +99,7 @@ final class Subscription<T> {
                 mount.transactional, lease, wakeup, pollNanos);
         settlement = new Settlement(ctx, connection);
         handling = new Handling<>(mount, handler, planner, stopping);
-        keys = new AdvisoryKeys(ctx, opened.locks().orElse(null));
+        form = FormRuntime.of(ctx, settlement, opened.locks().orElse(null));
     }
 
     /** The notification channel of this subscription's table: its name, qualified with its schema. */
@@ -134,16 +134,13 @@ final class Subscription<T> {
         running = true;
         String name = "tablequeue-" + binding.tableName() + "-" + queue.name();
         // a batch subscription counts rows: each worker's claim takes up to a batch of them
-        slots = new Slots(mount.workers * Math.max(1, mount.batch), Forms.claimAhead(ctx, mount),
-                Forms.claimsForSeveral(ctx));
-        claimer = Forms.claimer(ctx, settlement, keys);
-        completer = Forms.completer(ctx, settlement, keys, slots, wakeup, name + "-settle");
+        slots = new Slots(mount.workers * Math.max(1, mount.batch), form.claimAhead(mount), form.claimsForSeveral());
+        claimer = form.claimer();
+        completer = form.completer(slots, wakeup, name + "-settle");
         handlers = new HandlerThreads(broker, mount, queue);
         deliveries = new Deliveries<>(this, handling, slots, completer, handlers, pollNanos);
         loop.begin(slots, claimer, completer, deliveries, handlers);
-        if (completer instanceof KeyCompleter keyed && Forms.settlementsWalkOn(ctx, mount)) {
-            keyed.walkOn(loop.settlementClaims());
-        }
+        form.loopBegun(loop, mount);
         completer.start();
         if (!broker.inProcess) {
             claims = Threads.platform(name + "-claim").newThread(loop::run);

@@ -26,7 +26,7 @@ final class SubscriptionContext {
     final WriteTurn turn;
     /** Whether each delivery's handler writes through a transaction of its own ({@link Mount#transactional()}). */
     final boolean transactional;
-    /** What {@code delivery.db()} gives the subscription's handlers ({@link Forms#handlerDb}). */
+    /** What {@code delivery.db()} gives the subscription's handlers ({@link FormRuntime#handlerDb}). */
     final org.jooq.DSLContext db;
     /** The lease of the subscription's deliveries (lease form). */
     final Duration lease;
@@ -48,7 +48,7 @@ final class SubscriptionContext {
         this.transactional = transactional;
         this.turn = WriteTurn.of(dialect);
         this.lease = lease;
-        this.db = Forms.handlerDb(this);
+        this.db = FormRuntime.handlerDb(this);
         this.wakeup = wakeup;
         this.pollNanos = pollNanos;
     }
