@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -142,7 +143,23 @@ final class RabbitNode implements AutoCloseable {
         process = null;
     }
 
-    /** Starts the killed node again on its data, and waits until it takes connections. */
+    /**
+     * Stops the node as its service manager does ({@code SIGTERM}): it shuts down cleanly, with what it holds in
+     * memory written to its data.
+     */
+    void stop() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS)) {
+            throw new IllegalStateException("RabbitMQ node " + name + " did not stop within " + STARTUP + " of a"
+                    + " SIGTERM; see " + dir.resolve("node.log"));
+        }
+        process = null;
+    }
+
+    /** Starts the stopped or killed node again on its data, and waits until it takes connections. */
     void restart() {
         launch();
     }
